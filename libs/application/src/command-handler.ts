@@ -137,8 +137,7 @@ export type DecisionOptions = {
   /**
    * Decisions that queue on `serializedOn` while one runs are decided together when its turn ends, each on the state
    * the ones before it leave, and appended in one append: one commit for what an identity provider sends at once.
-   * That append runs in the async context of the decision that waited first: a caller that notes what its request
-   * wrote notes the answered position itself.
+   * That append runs in the async context of the decision that waited first; each decision is decided in its own.
    */
   together?: boolean;
 };
@@ -176,9 +175,7 @@ async function decideAndAppend<Result>(
   for (let attempt = 1; ; attempt += 1) {
     const reads = decisionReads(store, attempt === 1 && trustKnown);
     const decision = await inSpan('decide', { attributes: { 'chorus.attempt': attempt } }, () => decide(reads));
-    const changes = decision.changes.filter(
-      (change): change is StreamChange => change !== undefined && change.decided.length > 0,
-    );
+    const changes = appending(decision);
     if (changes.length === 0) {
       // Nothing appended means nothing checked what the caller knew: a no-op is answered from reads only.
       if (decision.changes.some((change) => change?.unread === true)) continue;
@@ -264,6 +261,8 @@ async function decideTogether(store: EventStore, batch: readonly Waiting[]): Pro
     const shared: SharedReads = new Map();
     const reads = decisionReads(store, false, shared);
     const decided: Decided[] = [];
+    // Each stream once, in an order that keeps the own order of every decision taken so far.
+    let order: string[] = [];
     let cutAt = round.length;
     for (const [index, waiting] of round.entries()) {
       waiting.attempts += 1;
@@ -276,10 +275,9 @@ async function decideTogether(store: EventStore, batch: readonly Waiting[]): Pro
         decided.push({ waiting, changes: [], appends: [], error });
         continue;
       }
-      const changes = decision.changes.filter(
-        (change): change is StreamChange => change !== undefined && change.decided.length > 0,
-      );
-      if (streamOrder([...decided.map((each) => each.changes), changes]) === undefined) {
+      const changes = appending(decision);
+      const kept = streamOrder([...decided.map((each) => each.changes), changes]);
+      if (kept === undefined) {
         if (index === 0) {
           const error = new RangeError('A decision appends to one stream in two places');
           decided.push({ waiting, changes: [], appends: [], error });
@@ -290,6 +288,7 @@ async function decideTogether(store: EventStore, batch: readonly Waiting[]): Pro
         cutAt = index;
         break;
       }
+      order = kept;
       for (const change of changes) {
         const read = shared.get(change.streamId);
         if (read === undefined) continue;
@@ -307,7 +306,7 @@ async function decideTogether(store: EventStore, batch: readonly Waiting[]): Pro
     let results: Map<string, AppendResult> | undefined;
     let failed: unknown;
     try {
-      results = await appendMerged(store, decided);
+      results = await appendMerged(store, decided, order);
     } catch (error) {
       failed = error;
     }
@@ -348,8 +347,11 @@ function streamOrder(decisions: ReadonlyArray<readonly StreamChange[]>): string[
 }
 
 /** The round's changes in one append; what each stream's part answered, by stream (none when nothing appends). */
-async function appendMerged(store: EventStore, decided: readonly Decided[]): Promise<Map<string, AppendResult>> {
-  const order = streamOrder(decided.map((each) => each.changes)) ?? [];
+async function appendMerged(
+  store: EventStore,
+  decided: readonly Decided[],
+  order: readonly string[],
+): Promise<Map<string, AppendResult>> {
   const parts = new Map<string, { streamId: string; events: EventToAppend[]; expectedRevision: ExpectedRevision }>();
   for (const streamId of order) parts.set(streamId, { streamId, events: [], expectedRevision: 'no_stream' });
   for (const { appends } of decided)
@@ -385,6 +387,10 @@ function appliedTogether(
   for (const change of applied) if (position === undefined || change.position > position) position = change.position;
   return { result: decision.result, applied, position };
 }
+
+/** The changes a decision appends: none for a stream it left as it was. */
+const appending = (decision: Decision<unknown>): StreamChange[] =>
+  decision.changes.filter((change): change is StreamChange => change !== undefined && change.decided.length > 0);
 
 const appendOf = (
   change: StreamChange,

@@ -62,12 +62,18 @@ type Booking = {
   reversed?: boolean;
   /** Also writes the room's ledger, after the seat. */
   ledger?: boolean;
+  /** Its seat in two parts, one each side of the name's claim: one stream in two places of one append. */
+  splitSeat?: boolean;
   /** Runs once, after the first reads: another writer's turn. */
   meanwhile?: () => Promise<void>;
 };
 
 /** Books `guest` under `name` in room 1: the name's claim and a seat, or neither. */
-const book = (name: string, guest: string, { reversed = false, ledger = false, meanwhile }: Booking = {}) => {
+const book = (
+  name: string,
+  guest: string,
+  { reversed = false, ledger = false, splitSeat = false, meanwhile }: Booking = {},
+) => {
   let interrupt = meanwhile;
   return handleDecision(
     store,
@@ -82,6 +88,7 @@ const book = (name: string, guest: string, { reversed = false, ledger = false, m
       const seat = seats.decide({ type: 'Reserve', data: { guest } });
       const reservation = claim.decide({ type: 'Reserve', data: { guest } });
       const changes = [seat.decided.length > 0 ? reservation : withdrawn(reservation), seat];
+      if (splitSeat) changes.unshift(seat);
       if (ledger) changes.push((await reads.stream(ledgerDecider, '1')).decide({ type: 'Reserve', data: { guest } }));
       return { changes: reversed ? changes.reverse() : changes, result: seats.state.taken.length };
     },
@@ -197,5 +204,19 @@ describe('decisions taken together', () => {
     expect(cyLedger === undefined ? undefined : guestOf(cyLedger)).toBe('cy');
     expect(cyLedger?.position).toBeLessThan(seats[2]?.position as bigint);
     expect(cyName?.position).toBeGreaterThan(seats[2]?.position as bigint);
+  });
+
+  it('refuses a decision that puts one stream in two places, and still writes the others of its round', async () => {
+    const outcomes = await Promise.allSettled([
+      book('ada', 'ada'),
+      book('bob', 'bob', { splitSeat: true }),
+      book('cy', 'cy'),
+    ]);
+
+    // Bob's decision comes first of its round, so no order of the others can be blamed: it is refused alone.
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect((outcomes[1] as PromiseRejectedResult).reason).toBeInstanceOf(RangeError);
+    expect(await guestsIn('seats-1')).toEqual(['ada', 'cy']);
+    expect(await eventsIn('name-bob')).toEqual([]);
   });
 });
