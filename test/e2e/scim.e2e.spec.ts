@@ -440,6 +440,35 @@ describe('one commit per command', () => {
       expect(answer.headers.get('chorus-consistency')).toBe('committed');
     }
   });
+
+  it('answers its own position to each create sent at once under the caller’s own correlation ids, one id sent twice', async () => {
+    const people = Array.from({ length: 6 }, (_, index) => `sent-id-${index}@acme.example`);
+    // As an identity provider names its requests; the last two share one id, as a caller reusing one would.
+    const sentIds = people.map((_, index) => `okta-request-${Math.min(index, 4)}`);
+
+    const answers = await Promise.all(
+      people.map((userName, index) =>
+        httpClient(nodeA.baseUrl).request('POST', '/scim/v2/Users', {
+          headers: {
+            authorization: `Bearer ${acmeToken}`,
+            accept: 'application/scim+json',
+            'content-type': 'application/scim+json',
+            'x-correlation-id': sentIds[index] as string,
+          },
+          raw: JSON.stringify({ schemas: [USER], userName, active: true }),
+        }),
+      ),
+    );
+
+    expect(answers.map((answer) => answer.status)).toEqual(people.map(() => 201));
+    const directory = await events(directoryStream(acme));
+    for (const answer of answers) {
+      const own = directory.find((event) => (event.data as { resourceId?: string }).resourceId === answer.body.id);
+      // The events carry the id the caller sent, adopted behind the caller's name, and the answer finds them by it.
+      expect(own?.metadata.correlationId).toBe(answer.headers.get('x-correlation-id'));
+      expect(BigInt(answer.headers.get('chorus-position') ?? '-1')).toBeGreaterThanOrEqual(own?.position ?? 0n);
+    }
+  });
 });
 
 describe('guards', () => {
