@@ -3,34 +3,12 @@
 // an inline projection updates the read model (the organization's row and a row per member) in the append's
 // transaction. One shared connection: emmett-sqlite's pool fails with SQLITE_BUSY under concurrent load.
 //   node bench/peers/emmett-app.mjs <port> <database file>
-import { randomUUID } from 'node:crypto';
 import { CommandHandler, inlineProjections } from '@event-driven-io/emmett';
-import { Conflict, Created, getApplication, NotFound, OK, on, startAPI } from '@event-driven-io/emmett-expressjs';
+import { getApplication, startAPI } from '@event-driven-io/emmett-expressjs';
 import { getSQLiteEventStore, sqliteConnection, sqliteProjection } from '@event-driven-io/emmett-sqlite';
+import { evolve, initialState, organizationRoutes } from './emmett-organizations.mjs';
 
 const [port, fileName] = process.argv.slice(2);
-
-const initialState = () => ({ exists: false, usersLimit: 0, members: [] });
-
-function evolve(state, { type, data }) {
-  switch (type) {
-    case 'OrganizationCreated':
-      return { exists: true, usersLimit: data.usersLimit, members: [] };
-    case 'MemberAdded':
-      return { ...state, members: [...state.members, { userId: data.userId, email: data.email, role: data.role }] };
-    default:
-      return state;
-  }
-}
-
-class Refused extends Error {}
-
-function addMember(state, { userId, email, role }) {
-  if (!state.exists) throw new Refused('NOT_FOUND');
-  if (state.members.some((member) => member.email === email)) throw new Refused('DUPLICATE');
-  if (state.members.length >= state.usersLimit) throw new Refused('LIMIT_EXCEEDED');
-  return { type: 'MemberAdded', data: { userId, email, role } };
-}
 
 const organizationsProjection = sqliteProjection({
   canHandle: ['OrganizationCreated', 'MemberAdded'],
@@ -75,41 +53,11 @@ function handle(...args) {
 
 const application = getApplication({
   apis: [
-    (router) => {
-      router.get('/health', on(() => OK({ body: { status: 'ok' } })));
-      router.post(
-        '/organizations/:id',
-        on(async (request) => {
-          await handle(eventStore, request.params.id, (state) =>
-            state.exists ? [] : [{ type: 'OrganizationCreated', data: { name: request.body.name, usersLimit: request.body.usersLimit } }],
-          );
-          return Created({ createdId: request.params.id });
-        }),
-      );
-      router.post(
-        '/organizations/:id/members',
-        on(async (request) => {
-          const userId = randomUUID();
-          try {
-            await handle(eventStore, request.params.id, (state) => addMember(state, { userId, email: request.body.email, role: request.body.role }));
-          } catch (error) {
-            if (!(error instanceof Refused)) {
-              console.error(error);
-              throw error;
-            }
-            return error.message === 'NOT_FOUND' ? NotFound({ problemDetails: error.message }) : Conflict({ problemDetails: error.message });
-          }
-          return Created({ createdId: userId });
-        }),
-      );
-      router.get(
-        '/organizations/:id',
-        on(async (request) => {
-          const row = await connection.querySingle('SELECT id, name, members FROM organizations WHERE id = ?', [request.params.id]);
-          return row === null ? NotFound({ problemDetails: 'NOT_FOUND' }) : OK({ body: row });
-        }),
-      );
-    },
+    organizationRoutes({
+      eventStore,
+      handle,
+      organization: (id) => connection.querySingle('SELECT id, name, members FROM organizations WHERE id = ?', [id]),
+    }),
   ],
 });
 const server = startAPI(application, { port: Number(port) });

@@ -1,7 +1,8 @@
 // Chorus against a peer, the same command in one run: adding members (decide on the organization's stream
 // with its users limit, a durable append, the read model updated) through Chorus's built server and through
-// a small Emmett app (emmett-app.mjs), alternating which goes first, min / median / max over the rounds.
-//   npm run build && (cd bench/peers && npm install) && node bench/peers/run.mjs [--rounds 3] [--connections 32] [--cpu-prof DIR] [--server main.js]
+// a small Emmett app (emmett-app.mjs; emmett-postgres-app.mjs on PostgreSQL), alternating which goes first, min /
+// median / max over the rounds. `--store postgres`: both on one throw-away PostgreSQL cluster, a database each.
+//   npm run build && (cd bench/peers && npm install) && node bench/peers/run.mjs [--rounds 3] [--connections 32] [--cpu-prof DIR] [--server main.js] [--store sqlite|postgres]
 // See README.md beside this file.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -10,10 +11,13 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { buildRootOf, builtServerEnvironment, freePort, untilHealthy, chorusJsonOf } from '../support/built-server.mjs';
+import { initCluster } from '../support/postgres-cluster.mjs';
 import { cpuSeconds } from '../support/process-cpu.mjs';
 
 const root = path.resolve(import.meta.dirname, '../..');
-const { values } = parseArgs({ options: { rounds: { type: 'string' }, connections: { type: 'string' }, 'cpu-prof': { type: 'string' }, server: { type: 'string' } } });
+const { values } = parseArgs({ options: { rounds: { type: 'string' }, connections: { type: 'string' }, 'cpu-prof': { type: 'string' }, server: { type: 'string' }, store: { type: 'string' } } });
+const store = values.store ?? 'sqlite';
+if (store !== 'sqlite' && store !== 'postgres') throw new Error('--store: sqlite or postgres');
 const chorusMain = values.server === undefined ? path.join(root, 'dist/apps/api/src/main.js') : path.resolve(values.server);
 const rounds = Number(values.rounds ?? 3);
 const connections = Number(values.connections ?? 32);
@@ -81,7 +85,19 @@ async function addMembers(name, url, headers, ids) {
 const work = mkdtempSync(path.join(tmpdir(), 'chorus-bench-peers-'));
 const chorusData = path.join(work, 'chorus');
 const processes = [];
+let cluster;
 try {
+  let emmettStore = path.join(work, 'emmett.sqlite');
+  if (store === 'postgres') {
+    // The server's defaults (fsync on, synchronous_commit on), as Chorus's own PostgreSQL bench starts it.
+    cluster = initCluster();
+    const pgPort = await freePort();
+    cluster.run('pg_ctl', ['-D', cluster.dir, '-o', `-p ${pgPort} -k ${cluster.dir} -c listen_addresses=127.0.0.1 -c max_connections=200`, '-l', `${cluster.dir}/server.log`, '-w', 'start']);
+    for (const database of ['chorus', 'emmett']) cluster.run('createdb', ['-h', '127.0.0.1', '-p', String(pgPort), '-U', 'postgres', database]);
+    // The command line and the server below take their environment from this process's.
+    process.env.DATABASE_URL = `postgres://postgres@127.0.0.1:${pgPort}/chorus`;
+    emmettStore = `postgres://postgres@127.0.0.1:${pgPort}/emmett`;
+  }
   const apiKey = JSON.parse(await chorusJsonOf(buildRootOf(chorusMain), chorusData, 'api-key:create', '--name', 'bench', '--scopes', 'organizations:read,organizations:write')).key;
   const chorusPort = await freePort();
   const emmettPort = await freePort();
@@ -91,7 +107,10 @@ try {
   delete env.PROJECTIONS;
   const profile = values['cpu-prof'] === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', path.resolve(values['cpu-prof'])];
   processes.push(await start([...profile, chorusMain], env, chorus.url));
-  processes.push(await start([path.join(import.meta.dirname, 'emmett-app.mjs'), String(emmettPort), path.join(work, 'emmett.sqlite')], process.env, emmett.url));
+  // Other benches read the rounds' lines as they were: the store goes on a line of its own.
+  console.log(`store: ${store === 'postgres' ? 'PostgreSQL (one cluster, a database each)' : 'embedded (each its own SQLite file)'}`);
+  const emmettApp = store === 'postgres' ? 'emmett-postgres-app.mjs' : 'emmett-app.mjs';
+  processes.push(await start([path.join(import.meta.dirname, emmettApp), String(emmettPort), emmettStore], process.env, emmett.url));
 
   // Chorus: Classic Professional (its users limit is checked, and has room); Emmett: a users limit with room.
   const organizations = {
@@ -129,8 +148,10 @@ try {
     if (!warmUp) ratios.push(measured.chorus.rps / measured.emmett.rps);
   }
   const sorted = [...ratios].sort((a, b) => a - b);
-  console.log(`add-member, Chorus / Emmett (target >= 1.2): ${sorted[0].toFixed(3)} / ${sorted[Math.floor(sorted.length / 2)].toFixed(3)} / ${sorted.at(-1).toFixed(3)} (min / median / max of ${rounds})`);
+  console.log(`add-member on ${store === 'postgres' ? 'PostgreSQL' : 'the embedded store'}, Chorus / Emmett (target >= 1.2): ${sorted[0].toFixed(3)} / ${sorted[Math.floor(sorted.length / 2)].toFixed(3)} / ${sorted.at(-1).toFixed(3)} (min / median / max of ${rounds})`);
 } finally {
   for (const child of processes) await child.stop();
+  cluster?.run('pg_ctl', ['-D', cluster.dir, '-m', 'immediate', '-w', 'stop']);
+  if (cluster !== undefined) rmSync(cluster.dir, { recursive: true, force: true });
   rmSync(work, { recursive: true, force: true });
 }
