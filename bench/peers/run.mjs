@@ -10,14 +10,19 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
+import pg from 'pg';
 import { buildRootOf, builtServerEnvironment, freePort, untilHealthy, chorusJsonOf } from '../support/built-server.mjs';
 import { initCluster } from '../support/postgres-cluster.mjs';
 import { cpuSeconds } from '../support/process-cpu.mjs';
 
 const root = path.resolve(import.meta.dirname, '../..');
-const { values } = parseArgs({ options: { rounds: { type: 'string' }, connections: { type: 'string' }, 'cpu-prof': { type: 'string' }, server: { type: 'string' }, store: { type: 'string' } } });
+const { values } = parseArgs({ options: { rounds: { type: 'string' }, connections: { type: 'string' }, 'cpu-prof': { type: 'string' }, server: { type: 'string' }, store: { type: 'string' }, 'count-statements': { type: 'boolean' } } });
 const store = values.store ?? 'sqlite';
 if (store !== 'sqlite' && store !== 'postgres') throw new Error('--store: sqlite or postgres');
+// On PostgreSQL: the statements each server sends per add, the adds' later work included (pg_stat_statements, loaded
+// only when asked: it costs both servers a little).
+const countStatements = values['count-statements'] === true;
+if (countStatements && store !== 'postgres') throw new Error('--count-statements needs --store postgres');
 const chorusMain = values.server === undefined ? path.join(root, 'dist/apps/api/src/main.js') : path.resolve(values.server);
 const rounds = Number(values.rounds ?? 3);
 const connections = Number(values.connections ?? 32);
@@ -86,14 +91,24 @@ const work = mkdtempSync(path.join(tmpdir(), 'chorus-bench-peers-'));
 const chorusData = path.join(work, 'chorus');
 const processes = [];
 let cluster;
+/** A connection to the cluster's own database, for pg_stat_statements (--count-statements). */
+let statistics;
+const statementsOf = async (database) =>
+  Number((await statistics.query('SELECT coalesce(sum(calls), 0) AS calls FROM pg_stat_statements s JOIN pg_database d ON d.oid = s.dbid WHERE d.datname = $1', [database])).rows[0].calls);
 try {
   let emmettStore = path.join(work, 'emmett.sqlite');
   if (store === 'postgres') {
     // The server's defaults (fsync on, synchronous_commit on), as Chorus's own PostgreSQL bench starts it.
     cluster = initCluster();
     const pgPort = await freePort();
-    cluster.run('pg_ctl', ['-D', cluster.dir, '-o', `-p ${pgPort} -k ${cluster.dir} -c listen_addresses=127.0.0.1 -c max_connections=200`, '-l', `${cluster.dir}/server.log`, '-w', 'start']);
+    const preload = countStatements ? ' -c shared_preload_libraries=pg_stat_statements' : '';
+    cluster.run('pg_ctl', ['-D', cluster.dir, '-o', `-p ${pgPort} -k ${cluster.dir} -c listen_addresses=127.0.0.1 -c max_connections=200${preload}`, '-l', `${cluster.dir}/server.log`, '-w', 'start']);
     for (const database of ['chorus', 'emmett']) cluster.run('createdb', ['-h', '127.0.0.1', '-p', String(pgPort), '-U', 'postgres', database]);
+    if (countStatements) {
+      statistics = new pg.Client({ connectionString: `postgres://postgres@127.0.0.1:${pgPort}/postgres` });
+      await statistics.connect();
+      await statistics.query('CREATE EXTENSION pg_stat_statements');
+    }
     // The command line and the server below take their environment from this process's.
     process.env.DATABASE_URL = `postgres://postgres@127.0.0.1:${pgPort}/chorus`;
     emmettStore = `postgres://postgres@127.0.0.1:${pgPort}/emmett`;
@@ -141,16 +156,26 @@ try {
       const ids = await organizations[name]();
       await settled(processes.map((child) => child.pid));
       const target = name === 'chorus' ? chorus : emmett;
+      const before = countStatements ? await statementsOf(name) : 0;
       measured[name] = await addMembers(name, target.url, target.headers, ids);
+      if (countStatements) {
+        await settled(processes.map((child) => child.pid));
+        measured[name].statements = (await statementsOf(name)) - before;
+      }
     }
     const line = (name) => `${name} ${measured[name].rps.toFixed(0)}/s (p50 ${measured[name].p50} ms, p99 ${measured[name].p99} ms)`;
     console.log(`${warmUp ? 'warm-up' : `round ${round}`}: ${line('chorus')}, ${line('emmett')}, chorus / emmett ${(measured.chorus.rps / measured.emmett.rps).toFixed(3)}`);
     if (!warmUp) ratios.push(measured.chorus.rps / measured.emmett.rps);
+    if (countStatements) {
+      const adds = organizationsPerMeasure * addsPerOrganization;
+      console.log(`  statements per add, later work included: chorus ${(measured.chorus.statements / adds).toFixed(2)}, emmett ${(measured.emmett.statements / adds).toFixed(2)} (${measured.chorus.statements} and ${measured.emmett.statements} for ${adds} adds each)`);
+    }
   }
   const sorted = [...ratios].sort((a, b) => a - b);
   console.log(`add-member on ${store === 'postgres' ? 'PostgreSQL' : 'the embedded store'}, Chorus / Emmett (target >= 1.2): ${sorted[0].toFixed(3)} / ${sorted[Math.floor(sorted.length / 2)].toFixed(3)} / ${sorted.at(-1).toFixed(3)} (min / median / max of ${rounds})`);
 } finally {
   for (const child of processes) await child.stop();
+  await statistics?.end();
   cluster?.run('pg_ctl', ['-D', cluster.dir, '-m', 'immediate', '-w', 'stop']);
   if (cluster !== undefined) rmSync(cluster.dir, { recursive: true, force: true });
   rmSync(work, { recursive: true, force: true });
