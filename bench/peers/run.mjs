@@ -2,7 +2,8 @@
 // with its users limit, a durable append, the read model updated) through Chorus's built server and through
 // a small Emmett app (emmett-app.mjs; emmett-postgres-app.mjs on PostgreSQL), alternating which goes first, min /
 // median / max over the rounds. `--store postgres`: both on one throw-away PostgreSQL cluster, a database each.
-//   npm run build && (cd bench/peers && npm install) && node bench/peers/run.mjs [--rounds 3] [--connections 32] [--cpu-prof DIR] [--server main.js] [--store sqlite|postgres]
+//   npm run build && (cd bench/peers && npm install) && node bench/peers/run.mjs [--rounds 3] [--connections 32]
+//     [--cpu-prof DIR] [--server main.js] [--store sqlite|postgres [--count-statements]]
 // See README.md beside this file.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
