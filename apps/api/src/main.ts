@@ -3,7 +3,7 @@ import { Logger } from '@nestjs/common';
 import dotenv from 'dotenv';
 import { ConfigError, loadConfig, type Config } from '#config';
 import { createApp } from './create-app.js';
-import { HistoryKeyError } from '#event-store';
+import { HistoryKeyError, UnfinishedImport } from '#event-store';
 import { startTracing } from './metrics/tracing-sdk.js';
 import { listenFailure, listenProblem } from './start-up/listen-failure.js';
 import { restoreUnderWay } from './start-up/restore-under-way.js';
@@ -39,8 +39,8 @@ let app: Awaited<ReturnType<typeof createApp>>;
 try {
   app = await createApp(config);
 } catch (error) {
-  // A setting the server cannot start with, found once the store is open: said in words, not as a stack.
-  if (!(error instanceof HistoryKeyError)) throw error;
+  // A setting or a store the server cannot start with, found once the store is open: said in words, not as a stack.
+  if (!(error instanceof HistoryKeyError || error instanceof UnfinishedImport)) throw error;
   console.error(error.message);
   await tracing?.shutdown();
   process.exit(1);

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { ConfigError } from '#config';
 import { DomainError } from '#domain';
-import { HistoryKeyError } from '#event-store';
+import { HistoryKeyError, UnfinishedImport } from '#event-store';
 import { ErrorAnswers, ProblemError, toProblem, type RefusalLookup } from '#api';
 import type { CliContext, GetCliContext } from './cli-context.js';
 import { printOutput, toJson, wantsJson, type CliOutput } from './cli-output.js';
@@ -38,7 +38,12 @@ export async function reportFailure(error: unknown, json: boolean, getContext?: 
     process.exitCode = ExitCode.invalidConfiguration;
     return;
   }
-  const { document, unexpected } = toProblem(error, await registeredRefusals(error, getContext));
+  // The store is there but cannot be used yet: a refusal in words, not an internal error.
+  const reported =
+    error instanceof UnfinishedImport
+      ? new ProblemError(409, 'IMPORT_UNFINISHED', 'An import into this store has not finished', error.message)
+      : error;
+  const { document, unexpected } = toProblem(reported, await registeredRefusals(error, getContext));
   if (json) {
     process.stderr.write(`${toJson(document)}\n`);
   } else {

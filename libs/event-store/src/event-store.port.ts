@@ -235,6 +235,20 @@ export type StoredEvent = {
 export type EventBatches = AsyncIterable<readonly StoredEvent[]> | Iterable<readonly StoredEvent[]>;
 
 /**
+ * Events as rows of PostgreSQL COPY's text format, a line each: position, stream_id, revision, event_id, type, data,
+ * metadata, recorded_at and hash (bytea's hex), a tab between them, the backslash, tab, newline and carriage return
+ * escaped. The embedded store writes them out in SQL, so a copy into PostgreSQL handles no event in JavaScript.
+ */
+export type EventRows = {
+  text: Buffer;
+  count: number;
+  firstPosition: bigint;
+  lastPosition: bigint;
+  /** Its last event's hash: every event given as rows is chained. */
+  lastHash: Buffer;
+};
+
+/**
  * The log event for event as stored, for backups, restores and copies between stores (the embedded store and
  * PostgreSQL; EventStoreDB gives every event its own position and time).
  */
@@ -248,6 +262,23 @@ export interface ExactLog {
    * on a server of its own takes a batch while the next is read.
    */
   importEvents(batches: EventBatches, onImported?: (events: number) => void): Promise<void>;
+  /**
+   * Where the store writes them out cheaply (the embedded store): up to `maxCount` events after `afterPosition`, none
+   * after `upToPosition`, as rows. Undefined when there are none, or when one of them is not chained yet: those are read
+   * as events (`exportEvents`).
+   */
+  exportRows?(
+    afterPosition: bigint,
+    upToPosition: bigint | undefined,
+    maxCount: number,
+  ): Promise<EventRows | undefined>;
+  /**
+   * Where the store takes them as they are (PostgreSQL): rows from a store whose own appends checked each event's
+   * position and revision, in batches that each land whole, each after the log's head. The log's keys refuse a
+   * position, a stream's revision or an event id it holds already; the checks `importEvents` makes on each event are
+   * not made again.
+   */
+  importRows?(batches: AsyncIterable<readonly EventRows[]>, onImported?: (events: number) => void): Promise<void>;
   /** Streams an operator deleted behind Chorus's back, and marks them deleted here: a copy keeps them so. */
   deletedStreams(): Promise<string[]>;
   markDeleted(streamIds: readonly string[]): Promise<void>;

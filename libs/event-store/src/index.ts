@@ -13,6 +13,7 @@ export {
 export * from './history-checkpoint.js';
 export * from './history-proof-file.js';
 export * from './history-signing-key.js';
+export * from './unfinished-import.js';
 export { ForwardingEventStore } from './forwarding-event-store.js';
 export { openEventStore, openLogRewriter, openPersonalKeys, type OpenEventStoreOptions } from './open-event-store.js';
 export * from './log-rewrite.port.js';

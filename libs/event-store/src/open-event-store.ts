@@ -12,6 +12,8 @@ export type OpenEventStoreOptions = {
   databaseUrl?: string | undefined;
   /** EventStoreDB stamps its own. */
   now?: () => Date;
+  /** Opened to import into (store:copy, store:restore): PostgreSQL then opens with an import of its own unfinished. */
+  importing?: boolean;
 };
 
 export async function openEventStore(options: OpenEventStoreOptions): Promise<EventStore> {
@@ -22,7 +24,11 @@ export async function openEventStore(options: OpenEventStoreOptions): Promise<Ev
     throw new Error('Both DATABASE_URL and EVENTSTORE_CONNECTION_STRING are set: set one of them');
   if (postgres) {
     const { PostgresEventStore } = await import('./postgres-event-store.js');
-    return PostgresEventStore.connect({ connectionString: options.databaseUrl as string, now: options.now });
+    return PostgresEventStore.connect({
+      connectionString: options.databaseUrl as string,
+      now: options.now,
+      importing: options.importing,
+    });
   }
   if (eventStoreDb) {
     // Loaded only when used: the gRPC client is heavy and the embedded store does not need it.

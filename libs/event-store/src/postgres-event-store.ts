@@ -10,6 +10,7 @@ import {
   type EventStore,
   type EventToAppend,
   type EventBatches,
+  type EventRows,
   type ExactLog,
   type StoredEvent,
   type ExpectedRevision,
@@ -35,7 +36,8 @@ import {
 } from './postgres-event-row.js';
 import { PostgresGroupCommit } from './postgres-group-commit.js';
 import { LOG_LOCK_KEY, migratePostgresSchema } from './postgres-schema.js';
-import { importIntoPostgres } from './postgres-import.js';
+import { importIntoPostgres, importRowsIntoPostgres, importUnfinished } from './postgres-import.js';
+import { UnfinishedImport } from './unfinished-import.js';
 import { PostgresSubscription } from './postgres-subscription.js';
 import { PostgresWakeUps } from './postgres-wake-ups.js';
 import {
@@ -56,6 +58,11 @@ export type PostgresEventStoreOptions = {
   timeoutMs?: number;
   /** The driver's query_timeout, reads and appends alike. */
   queryTimeoutMs?: number;
+  /**
+   * Opened by an import (store:copy, store:restore), which may go on with one that has not finished; anything else is
+   * refused such a store (UnfinishedImport).
+   */
+  importing?: boolean;
 };
 
 const LAST_REVISION = '9223372036854775807';
@@ -90,6 +97,8 @@ export class PostgresEventStore implements EventStore, ExactLog, ChainedLog {
       const client = await pool.connect();
       try {
         await migratePostgresSchema(client);
+        if (options.importing !== true && (await importUnfinished(client)))
+          throw new UnfinishedImport('this PostgreSQL database');
         const { rows } = await client.query<{ id: string }>('SELECT id FROM store_identity');
         return new PostgresEventStore(pool, options, rows[0]?.id ?? '', timeoutMs);
       } finally {
@@ -332,6 +341,12 @@ export class PostgresEventStore implements EventStore, ExactLog, ChainedLog {
     this.assertOpen();
     await this.groupCommit.flush();
     await importIntoPostgres(this.pool, batches, onImported);
+  }
+
+  async importRows(batches: AsyncIterable<readonly EventRows[]>, onImported?: (events: number) => void): Promise<void> {
+    this.assertOpen();
+    await this.groupCommit.flush();
+    await importRowsIntoPostgres(this.pool, batches, onImported);
   }
 
   async deletedStreams(): Promise<string[]> {

@@ -384,6 +384,15 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
       END $$;
     `,
   },
+  {
+    version: 6,
+    name: 'an import into an empty log builds its two unique keys once, at its end',
+    sql: `
+      -- One row while an import into an empty log (store:copy, store:restore) has not finished: the log's two unique
+      -- keys are dropped meanwhile and built again at its end, and servers refuse to open the store.
+      CREATE TABLE store_import (only_row boolean PRIMARY KEY DEFAULT true CHECK (only_row), started_at timestamptz NOT NULL DEFAULT now());
+    `,
+  },
 ];
 
 /** Under the log lock: two nodes may open at once. */

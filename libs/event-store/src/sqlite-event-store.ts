@@ -22,6 +22,7 @@ import {
   type RecordedEvent,
   type StreamAppend,
   type SubscribeToAllOptions,
+  type EventRows,
   type Subscription,
 } from './event-store.port.js';
 import { replayedAppendResult, type StoredEventRef } from './idempotent-replay.js';
@@ -57,6 +58,7 @@ import {
 import type { ChainedEvent } from './event-chain.js';
 import { isoClock } from './iso-clock.js';
 import { LimitedStatements } from './sqlite-limited-statements.js';
+import { SqliteEventRows } from './sqlite-event-rows.js';
 import { StreamHeads } from './sqlite-stream-heads.js';
 import { SqliteFollowers } from './sqlite-followers.js';
 import { WalSync, type SyncFile, type SyncFileNow } from './sqlite-wal-sync.js';
@@ -99,6 +101,7 @@ export class SqliteEventStore implements EventStore, ExactLog, ChainedLog {
   private readonly statements;
   private readonly chain: SqliteChain;
   private readonly chainHead: ChainHead;
+  private readonly rows: SqliteEventRows;
   /** By the envelope parts they return: at most eight entries each. */
   private readonly logReads = new Map<string, { read: LogRead; page: LimitedStatements }>();
   private readonly logByStreamReads = new Map<string, LogByStream>();
@@ -135,6 +138,7 @@ export class SqliteEventStore implements EventStore, ExactLog, ChainedLog {
     this.recordedAtNow = now === undefined ? isoClock() : () => now().toISOString();
     this.heads = new StreamHeads(db);
     this.chain = new SqliteChain(db);
+    this.rows = new SqliteEventRows(db);
     this.chainHead = new ChainHead(db);
     this.groupCommit = new GroupCommit(
       db,
@@ -313,6 +317,15 @@ export class SqliteEventStore implements EventStore, ExactLog, ChainedLog {
   async exportEvents(afterPosition: bigint, maxCount: number): Promise<StoredEvent[]> {
     this.assertOpen();
     return (this.statements.allAfter.all(maxCount, afterPosition) as EventRow[]).map(toStoredEvent);
+  }
+
+  async exportRows(
+    afterPosition: bigint,
+    upToPosition: bigint | undefined,
+    maxCount: number,
+  ): Promise<EventRows | undefined> {
+    this.assertOpen();
+    return this.rows.read(afterPosition, upToPosition, maxCount);
   }
 
   async readChain(afterPosition: bigint, maxCount: number): Promise<ChainedEvent[]> {

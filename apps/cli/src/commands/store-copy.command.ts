@@ -16,7 +16,7 @@ export function registerStoreCopyCommand(program: Command, getContext: GetCliCon
       configAction(getContext, async (config, options: { from: string }) => {
         const source = await openStoreAt(options.from);
         try {
-          const target = await openConfiguredStore(config);
+          const target = await openConfiguredStore(config, { importing: true });
           try {
             const copied = await copyLog(source, target);
             return {

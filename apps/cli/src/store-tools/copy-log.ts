@@ -2,11 +2,21 @@
 // revision, type, time and metadata, and every key and erasure. Keys go first, so every copied event opens; events go
 // in batches that each land whole, so a copy stopped at any moment (kill -9) leaves a prefix of the source, and the
 // next run goes on after it; keys go again last, for those made and erased while the events were copied.
-import type { ChainedLog, EventStore, KeyRecord, PersonalKeyStore, StoredEvent } from '#event-store';
+import type {
+  ChainedLog,
+  EventRows,
+  EventStore,
+  ExactLog,
+  KeyRecord,
+  PersonalKeyStore,
+  StoredEvent,
+} from '#event-store';
 import { StoreRefusal } from './store-refusal.js';
 import type { OpenedStore } from './stores.js';
 
 const EVENT_BATCH = 10_000;
+/** Events written out as rows by one statement of the source, a turn of the event loop between two. */
+const ROWS_AT_ONCE = 1_000;
 const KEY_BATCH = 1_000;
 
 /** A copy that would not end in the source's log exactly: refused before anything is written. */
@@ -80,6 +90,34 @@ async function* batchesOf(
   }
 }
 
+/**
+ * The source's events after `after` (up to `lastPosition`) as rows, in batches of about EVENT_BATCH: where the source
+ * writes them out itself and the target takes them so. It stops before the first piece that is not chained; the rest
+ * is then read as events.
+ */
+async function* rowBatchesOf(
+  source: Pick<Required<ExactLog>, 'exportRows'>,
+  after: bigint,
+  lastPosition: bigint | undefined,
+): AsyncGenerator<EventRows[]> {
+  for (let last = after; ;) {
+    const batch: EventRows[] = [];
+    for (let count = 0; count < EVENT_BATCH;) {
+      // Reading the embedded store is synchronous: the batch before is written out to the target meanwhile.
+      if (batch.length > 0) await new Promise((resolve) => setImmediate(resolve));
+      const piece = await source.exportRows(last, lastPosition, ROWS_AT_ONCE);
+      if (piece === undefined) break;
+      batch.push(piece);
+      count += piece.count;
+      last = piece.lastPosition;
+      if (piece.count < ROWS_AT_ONCE) break;
+    }
+    if (batch.length === 0) return;
+    yield batch;
+    if (batch.reduce((sum, piece) => sum + piece.count, 0) < EVENT_BATCH) return;
+  }
+}
+
 /** The event at `position`, or undefined. */
 async function eventAt(log: NonNullable<OpenedStore['exact']>, position: bigint): Promise<StoredEvent | undefined> {
   const [event] = await log.exportEvents(position - 1n, 1);
@@ -137,10 +175,18 @@ export async function copyLog(
   }
   await copyKeys(source.keys, target.keys, target.name);
   let copied = 0;
-  await into.importEvents(batchesOf(source, from, targetHead ?? 0n, limit), (count) => {
+  const imported = (count: number) => {
     copied += count;
     onProgress?.(copied);
-  });
+  };
+  let after = targetHead ?? 0n;
+  // From the embedded store into PostgreSQL: rows written out in SQL and taken by COPY as they are.
+  if (from.exportRows !== undefined && into.importRows !== undefined && limit.asOf === undefined) {
+    const rowsOf = from as Pick<Required<ExactLog>, 'exportRows'>;
+    await into.importRows(rowBatchesOf(rowsOf, after, limit.lastPosition), imported);
+    after = (await target.events.headPosition()) ?? 0n;
+  }
+  await into.importEvents(batchesOf(source, from, after, limit), imported);
   const deleted = new Set(await into.deletedStreams());
   const newlyDeleted = (await from.deletedStreams()).filter((stream) => !deleted.has(stream));
   if (newlyDeleted.length > 0) await into.markDeleted(newlyDeleted);

@@ -148,7 +148,7 @@ export async function restoreLog(config: Config, from: string, point: RestorePoi
   const manifest = await verifiedManifest(from);
   const work = await openedFiles(from, manifest, config);
   try {
-    const target = await openConfiguredStore(config);
+    const target = await openConfiguredStore(config, { importing: true });
     try {
       const head = manifest.headPosition === null ? 0n : BigInt(manifest.headPosition);
       const last = point.toPosition !== undefined && point.toPosition < head ? point.toPosition : head;

@@ -79,9 +79,15 @@ export async function openStore(location: StoreLocation): Promise<OpenedStore> {
   };
 }
 
-/** The store the configuration names: the one a restore or a copy writes into. */
-export function openConfiguredStore(config: Config): Promise<OpenedStore> {
-  return openStore(storeLocationOf(config));
+/**
+ * The store the configuration names: the one a restore or a copy writes into (`importing`: PostgreSQL then opens with
+ * an import of its own unfinished, which it goes on with).
+ */
+export function openConfiguredStore(
+  config: Config,
+  { importing = false }: { importing?: boolean } = {},
+): Promise<OpenedStore> {
+  return openStore({ ...storeLocationOf(config), importing });
 }
 
 /** A store named on the command line: a `postgres://` URL, an `esdb://` connection string, or a DATA_DIR path. */
