@@ -7,13 +7,13 @@ import { afterAll, describe, expect, it, jest } from '@jest/globals';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import pg from 'pg';
 import type { EventRows, StoredEvent } from './event-store.port.js';
 import { PostgresEventStore } from './postgres-event-store.js';
 import { SqliteEventStore } from './sqlite-event-store.js';
-import { EVENT_STORE_MIGRATIONS, migrateEventStoreSchema } from './sqlite-migrations.js';
 import { startPostgresServer, type PostgresServer } from './testing/postgres-server.js';
+import { importedAt } from './testing/imported-event.js';
+import { writeStoreBeforeTheChain } from './testing/store-before-the-chain.js';
 import { UnfinishedImport } from './unfinished-import.js';
 
 const started = await startPostgresServer();
@@ -61,16 +61,7 @@ const uniqueKeys = async (url: string): Promise<string[]> =>
 const unfinished = async (url: string): Promise<number> =>
   (await sql<{ count: string }>(url, 'SELECT count(*)::text AS count FROM store_import'))[0]?.count === '1' ? 1 : 0;
 
-const at = (position: bigint, streamId: string, revision: bigint): StoredEvent => ({
-  position,
-  streamId,
-  revision,
-  id: randomUUID(),
-  type: 'Imported',
-  data: JSON.stringify({ value: Number(position) }),
-  metadata: JSON.stringify({ actor: 'cli', correlationId: 'c', causationId: 'c' }),
-  recordedAt: '2020-02-29T12:34:56.789Z',
-});
+const at = importedAt;
 
 /** An embedded store of `count` events on a few streams, its first event holding every character COPY escapes. */
 async function embeddedSource(count: number): Promise<SqliteEventStore> {
@@ -233,17 +224,7 @@ describeIf('rows of the embedded store imported into PostgreSQL', () => {
 
     // A store written before the chain: its events are read as events until store:chain gives them hashes.
     const file = join(folder, `${randomUUID()}.sqlite`);
-    const old = new Database(file);
-    migrateEventStoreSchema(
-      old,
-      EVENT_STORE_MIGRATIONS.filter((migration) => migration.version <= 2),
-    );
-    const insert = old.prepare(
-      `INSERT INTO events (stream_id, revision, event_id, type, data, metadata, recorded_at)
-       VALUES ('old', ?, ?, 'SomethingHappened', '{}', '{}', '2024-01-01T00:00:00.000Z')`,
-    );
-    for (let revision = 0; revision < 5; revision += 1) insert.run(revision, randomUUID());
-    old.close();
+    writeStoreBeforeTheChain(file, 'old', 5);
     const unchained = SqliteEventStore.open({ file });
     closing.push(unchained);
     expect(await unchained.exportRows(0n, undefined, 100)).toBeUndefined();

@@ -11,6 +11,7 @@ import { ChainCheck, type ChainedEvent } from './event-chain.js';
 import type { EventToAppend } from './event-store.port.js';
 import { SqliteEventStore } from './sqlite-event-store.js';
 import { EVENT_STORE_MIGRATIONS, migrateEventStoreSchema } from './sqlite-migrations.js';
+import { writeStoreBeforeTheChain } from './testing/store-before-the-chain.js';
 
 const directories: string[] = [];
 const stores: SqliteEventStore[] = [];
@@ -132,17 +133,7 @@ describe('the embedded store’s chain', () => {
 
   it('leaves a store written before the chain unchained until chainNext, then chains on, appends in between', async () => {
     const file = newFile();
-    const old = new Database(file);
-    migrateEventStoreSchema(
-      old,
-      EVENT_STORE_MIGRATIONS.filter((migration) => migration.version <= 2),
-    );
-    const insert = old.prepare(
-      `INSERT INTO events (stream_id, revision, event_id, type, data, metadata, recorded_at)
-       VALUES (?, ?, ?, 'SomethingHappened', '{}', '{}', '2024-01-01T00:00:00.000Z')`,
-    );
-    for (let revision = 0; revision < 25; revision += 1) insert.run('old', revision, randomUUID());
-    old.close();
+    writeStoreBeforeTheChain(file, 'old', 25);
 
     const store = open(file);
     await store.append('new', [anEvent()], 'no_stream');

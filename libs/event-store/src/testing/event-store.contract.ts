@@ -17,13 +17,13 @@ import {
   type EventToAppend,
   type ExactLog,
   type ExpectedRevision,
-  type StoredEvent,
   type LogEvent,
   type RecordedEvent,
   type SubscribeToAllOptions,
   type Subscription,
 } from '../event-store.port.js';
 import { chainLink } from '../event-chain.js';
+import { importedAt } from './imported-event.js';
 import { appendSize, serializeEvents } from '../request-validation.js';
 
 export type EventStoreContractHarness = {
@@ -404,16 +404,7 @@ export function describeEventStoreContract(
     describe('the log as stored (backups, restores, copies)', () => {
       const exact = (): ExactLog | undefined =>
         'exportEvents' in store ? (store as EventStore & ExactLog) : undefined;
-      const at = (position: bigint, streamId: string, revision: bigint): StoredEvent => ({
-        position,
-        streamId,
-        revision,
-        id: randomUUID(),
-        type: 'Imported',
-        data: JSON.stringify({ value: Number(revision) }),
-        metadata: JSON.stringify({ actor: 'cli', correlationId: 'c', causationId: 'c' }),
-        recordedAt: '2020-02-29T12:34:56.789Z',
-      });
+      const at = importedAt;
 
       it('exports events with their data and metadata as the texts stored', async () => {
         const log = exact();
