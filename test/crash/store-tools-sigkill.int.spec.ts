@@ -60,11 +60,11 @@ if ('skip' in postgres) process.stdout.write(`store-tools-sigkill into PostgreSQ
 const log = (line: string): void => void process.stdout.write(`store-tools-sigkill: ${line}\n`);
 const started: ChildProcess[] = [];
 
-/** Every event of an embedded store exactly as stored; none where no store was made yet. */
+/** Every event of an embedded store exactly as stored, an import under way there or not; none where no store was made yet. */
 async function storedEvents(dataDir: string): Promise<StoredEvent[]> {
   const file = join(dataDir, 'events.sqlite');
   if (!existsSync(file)) return [];
-  const store = SqliteEventStore.open({ file });
+  const store = SqliteEventStore.open({ file, importing: true });
   try {
     return await store.exportEvents(0n, 10_000_000);
   } finally {

@@ -12,7 +12,7 @@ export type OpenEventStoreOptions = {
   databaseUrl?: string | undefined;
   /** EventStoreDB stamps its own. */
   now?: () => Date;
-  /** Opened to import into (store:copy, store:restore): PostgreSQL then opens with an import of its own unfinished. */
+  /** Opened to import into (store:copy, store:restore): the store then opens with an import of its own unfinished. */
   importing?: boolean;
 };
 
@@ -36,7 +36,11 @@ export async function openEventStore(options: OpenEventStoreOptions): Promise<Ev
     return EventStoreDbEventStore.connect(options.connectionString as string);
   }
   mkdirSync(options.dataDir, { recursive: true });
-  return SqliteEventStore.open({ file: join(options.dataDir, 'events.sqlite'), now: options.now });
+  return SqliteEventStore.open({
+    file: join(options.dataDir, 'events.sqlite'),
+    now: options.now,
+    importing: options.importing,
+  });
 }
 
 /** The key store beside the log openEventStore opens with the same options: its table, or its streams. */

@@ -59,6 +59,8 @@ import type { ChainedEvent } from './event-chain.js';
 import { isoClock } from './iso-clock.js';
 import { LimitedStatements } from './sqlite-limited-statements.js';
 import { SqliteEventRows } from './sqlite-event-rows.js';
+import { beginImport, finishImport, importUnfinished } from './sqlite-import.js';
+import { UnfinishedImport } from './unfinished-import.js';
 import { StreamHeads } from './sqlite-stream-heads.js';
 import { SqliteFollowers } from './sqlite-followers.js';
 import { WalSync, type SyncFile, type SyncFileNow } from './sqlite-wal-sync.js';
@@ -77,6 +79,8 @@ export type SqliteEventStoreOptions = {
   syncFile?: SyncFile;
   /** The same on the event loop (Node's fdatasyncSync), for a writer alone. */
   syncFileNow?: SyncFileNow;
+  /** Opened by an import (store:copy, store:restore), which may go on with one that has not finished. */
+  importing?: boolean;
 };
 
 const LAST_REVISION = 9_223_372_036_854_775_807n;
@@ -119,6 +123,7 @@ export class SqliteEventStore implements EventStore, ExactLog, ChainedLog {
         throw new Error(`${options.file}: SQLite could not use WAL mode here (got ${String(journalMode)})`);
       db.pragma('synchronous = FULL');
       migrateEventStoreSchema(db, undefined, options.now);
+      if (options.importing !== true && importUnfinished(db)) throw new UnfinishedImport(options.file);
       // Commits write the WAL without syncing it: WalSync syncs it off the event loop before anyone is answered, so an
       // acknowledged append survives a power loss as with FULL, and the loop runs while the disk works.
       db.pragma('synchronous = NORMAL');
@@ -348,26 +353,31 @@ export class SqliteEventStore implements EventStore, ExactLog, ChainedLog {
     const source = (async function* () {
       yield* batches;
     })();
-    for (let next = source.next(); ;) {
-      const batch = await next;
-      if (batch.done === true) return;
+    let next = source.next();
+    const first = await next;
+    // Set while the log's unique indexes are missing (sqlite-import.ts): the heads of its streams, kept here.
+    const withoutIndexes = await this.groupCommit.submit(() => beginImport(this.db, first.done !== true));
+    for (let batch = first; batch.done !== true; batch = await next) {
       next = source.next();
       next.catch(() => undefined); // awaited next turn, unless this batch is refused first
       if (batch.value.length === 0) continue;
-      await this.importBatch(batch.value);
+      await this.importBatch(batch.value, withoutIndexes);
       onImported?.(batch.value.length);
     }
+    if (withoutIndexes !== undefined) await this.groupCommit.submit(() => finishImport(this.db));
   }
 
-  private importBatch(events: readonly StoredEvent[]): Promise<void> {
+  /** `streamHeads`: every stream's head, where the log's indexes are missing; else this batch's, on its way. */
+  private importBatch(events: readonly StoredEvent[], streamHeads?: Map<string, bigint>): Promise<void> {
     return this.groupCommit.submit(() => {
       let head = (this.statements.headPosition.get() as bigint | null) ?? 0n;
-      const heads = new Map<string, bigint>();
+      const heads = streamHeads ?? new Map<string, bigint>();
       const end = this.chainHead.read(this.groupCommit.currentTransaction());
       for (const event of events) {
         if (event.position <= head)
           throw new RangeError(`Event at position ${event.position} is not after the log's head (${head})`);
-        const streamHead = heads.get(event.streamId) ?? this.currentRevision(event.streamId) ?? -1n;
+        const streamHead =
+          heads.get(event.streamId) ?? (streamHeads === undefined ? this.currentRevision(event.streamId) : null) ?? -1n;
         if (event.revision !== streamHead + 1n)
           throw new RangeError(
             `Stream ${event.streamId}: event at revision ${event.revision} does not follow revision ${streamHead}`,
