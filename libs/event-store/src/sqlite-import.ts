@@ -44,6 +44,7 @@ export function finishImport(db: Database.Database): void {
     if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE')
       throw new RangeError(
         `The import holds one stream's revision or event id twice, so the log's indexes cannot be built: ${String(error)}`,
+        { cause: error },
       );
     throw error;
   }
