@@ -292,8 +292,14 @@ describe('no source file mutates stored events', () => {
     /'UPDATE events SET hash = given\.hash FROM unnest\(\$1::bigint\[\], \$2::bytea\[\]\) AS given \(position, hash\) WHERE events\.position = given\.position AND events\.hash IS NULL'/g,
     /ALTER TABLE events ADD COLUMN hash bytea;/g,
   ];
+  // An import into an empty PostgreSQL log (a copy, a restore) drops the log's two unique keys and builds them again at
+  // its end (postgres-import.ts, docs/operations.md): these statements, exactly, which change no row.
+  const importKeys = [
+    /'ALTER TABLE events DROP CONSTRAINT events_stream_revision, DROP CONSTRAINT events_stream_event_id'/g,
+    /`ALTER TABLE events ADD CONSTRAINT events_stream_revision UNIQUE \(stream_id, revision\),\s+ADD CONSTRAINT events_stream_event_id UNIQUE \(stream_id, event_id\)`/g,
+  ];
   const withoutChaining = (text: string): string =>
-    chaining.reduce((rest, statement) => rest.replace(statement, ''), text);
+    [...chaining, ...importKeys].reduce((rest, statement) => rest.replace(statement, ''), text);
 
   it.each(mutations)('nothing issues %s', (_what, pattern) => {
     const mutating = files
