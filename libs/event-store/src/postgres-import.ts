@@ -121,35 +121,39 @@ async function importPrepared(
   }
 }
 
-/**
- * Whether the import goes without the log's unique keys: one unfinished here, or `intoEmpty` and the log is empty, in
- * which case they are dropped and the import marked, in one transaction.
- */
-async function begin(client: pg.PoolClient, intoEmpty: boolean): Promise<boolean> {
+/** `work` in one transaction under the log lock, rolled back if it throws. */
+async function underLogLock<T>(client: pg.PoolClient, work: () => Promise<T>): Promise<T> {
   await client.query('BEGIN');
   try {
     await client.query('SELECT pg_advisory_xact_lock($1)', [LOG_LOCK_KEY.toString()]);
-    let withoutKeys = await importUnfinished(client);
-    if (!withoutKeys && intoEmpty && (await logEnd(client)).position === 0n) {
-      await client.query('INSERT INTO store_import DEFAULT VALUES');
-      await client.query(
-        'ALTER TABLE events DROP CONSTRAINT events_stream_revision, DROP CONSTRAINT events_stream_event_id',
-      );
-      withoutKeys = true;
-    }
+    const result = await work();
     await client.query('COMMIT');
-    return withoutKeys;
+    return result;
   } catch (error) {
     await client.query('ROLLBACK').catch(() => undefined);
     throw error;
   }
 }
 
+/**
+ * Whether the import goes without the log's unique keys: one unfinished here, or `intoEmpty` and the log is empty, in
+ * which case they are dropped and the import marked, in one transaction.
+ */
+function begin(client: pg.PoolClient, intoEmpty: boolean): Promise<boolean> {
+  return underLogLock(client, async () => {
+    if (await importUnfinished(client)) return true;
+    if (!intoEmpty || (await logEnd(client)).position !== 0n) return false;
+    await client.query('INSERT INTO store_import DEFAULT VALUES');
+    await client.query(
+      'ALTER TABLE events DROP CONSTRAINT events_stream_revision, DROP CONSTRAINT events_stream_event_id',
+    );
+    return true;
+  });
+}
+
 /** The log's two unique keys built again and the import marked finished, in one transaction. */
-async function buildKeys(client: pg.PoolClient): Promise<void> {
-  await client.query('BEGIN');
-  try {
-    await client.query('SELECT pg_advisory_xact_lock($1)', [LOG_LOCK_KEY.toString()]);
+function buildKeys(client: pg.PoolClient): Promise<void> {
+  return underLogLock(client, async () => {
     await client
       .query({
         text: `ALTER TABLE events ADD CONSTRAINT events_stream_revision UNIQUE (stream_id, revision),
@@ -164,11 +168,7 @@ async function buildKeys(client: pg.PoolClient): Promise<void> {
         throw error;
       });
     await client.query('DELETE FROM store_import');
-    await client.query('COMMIT');
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw error;
-  }
+  });
 }
 
 async function* toPrepare<T>(

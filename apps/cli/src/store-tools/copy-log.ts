@@ -102,7 +102,8 @@ async function* rowBatchesOf(
 ): AsyncGenerator<EventRows[]> {
   for (let last = after; ;) {
     const batch: EventRows[] = [];
-    for (let count = 0; count < EVENT_BATCH;) {
+    let count = 0;
+    while (count < EVENT_BATCH) {
       // Reading the embedded store is synchronous: the batch before is written out to the target meanwhile.
       if (batch.length > 0) await new Promise((resolve) => setImmediate(resolve));
       const piece = await source.exportRows(last, lastPosition, ROWS_AT_ONCE);
@@ -112,9 +113,9 @@ async function* rowBatchesOf(
       last = piece.lastPosition;
       if (piece.count < ROWS_AT_ONCE) break;
     }
-    if (batch.length === 0) return;
-    yield batch;
-    if (batch.reduce((sum, piece) => sum + piece.count, 0) < EVENT_BATCH) return;
+    if (batch.length > 0) yield batch;
+    // A short batch: the source had no more rows to give.
+    if (count < EVENT_BATCH) return;
   }
 }
 

@@ -80,8 +80,8 @@ export async function openStore(location: StoreLocation): Promise<OpenedStore> {
 }
 
 /**
- * The store the configuration names: the one a restore or a copy writes into (`importing`: PostgreSQL then opens with
- * an import of its own unfinished, which it goes on with).
+ * The store the configuration names: the one a restore or a copy writes into (`importing`: it then opens with an import of
+ * its own unfinished, which it goes on with).
  */
 export function openConfiguredStore(
   config: Config,
