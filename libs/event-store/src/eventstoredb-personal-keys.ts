@@ -7,6 +7,7 @@ import {
   jsonEvent,
   NO_STREAM,
   StreamDeletedError,
+  StreamNotFoundError,
   WrongExpectedVersionError,
 } from '@eventstore/db-client';
 import {
@@ -16,7 +17,9 @@ import {
   type PersonalKeyStore,
 } from './personal-keys.port.js';
 
-const STREAM_PREFIX = 'chorus-personal-key-';
+/** Every key stream's name, and the list of subjects, begin so: none of them is an event of the log. */
+export const KEY_STREAM_PREFIX = 'chorus-personal-key-';
+const STREAM_PREFIX = KEY_STREAM_PREFIX;
 /** Every subject a key was made for, in order: how subjects are listed by prefix without reading the whole log. */
 const SUBJECTS = 'chorus-personal-key-subjects';
 
@@ -133,7 +136,8 @@ export class EventStoreDbPersonalKeys implements PersonalKeyStore {
         if (subject !== undefined) listed.add(subject);
       }
     } catch (error) {
-      if (!(error instanceof Error && error.name === 'StreamNotFoundError')) throw error;
+      // The client's errors keep Error's name: told apart by class.
+      if (!(error instanceof StreamNotFoundError)) throw error;
     }
     return listed;
   }
@@ -149,20 +153,21 @@ export class EventStoreDbPersonalKeys implements PersonalKeyStore {
   }
 
   private async read(subject: string): Promise<Buffer | undefined> {
+    let key: Buffer | undefined;
     try {
+      // Read to its end (one event): a call left early is never finished, and dispose() would wait for it for ever.
       for await (const resolved of this.client.readStream<{ type: 'PersonalKeyMade'; data: KeyMade }>(
         `${STREAM_PREFIX}${subject}`,
         { maxCount: 1 },
       )) {
         const data = resolved.event?.data;
-        if (data !== undefined) return Buffer.from(data.key, 'base64');
+        if (data !== undefined) key ??= Buffer.from(data.key, 'base64');
       }
     } catch (error) {
-      const name = error instanceof Error ? error.name : '';
-      if (error instanceof StreamDeletedError || name === 'StreamNotFoundError') return undefined;
+      if (error instanceof StreamDeletedError || error instanceof StreamNotFoundError) return undefined;
       throw error;
     }
-    return undefined;
+    return key;
   }
 }
 
