@@ -20,6 +20,7 @@ import type {
   RecordedEvent,
   SubscriptionFilter,
 } from './event-store.port.js';
+import { copiedFromOf } from './copied-from.js';
 
 // A gRPC append gives each event equal commit and prepare positions: the commit position alone orders $all.
 
@@ -63,13 +64,15 @@ export function toRecordedEvent(event: EventStoreDbRecordedEvent): RecordedEvent
       `EventStoreDB returned no position for ${event.streamId}@${event.revision}: Chorus needs EventStoreDB 22.10 or newer`,
     );
   }
+  const metadata = toMetadata(event.metadata);
   return {
     id: event.id,
     streamId: event.streamId,
     type: event.type,
     data: event.isJson ? event.data : decodeJson(event.data as Uint8Array),
-    metadata: toMetadata(event.metadata),
-    recordedAt: event.created.toISOString(),
+    metadata,
+    // A copied event keeps the time its source recorded it at (copied-from.ts).
+    recordedAt: copiedFromOf(metadata)?.recordedAt ?? event.created.toISOString(),
     revision: event.revision,
     position,
   };

@@ -15,7 +15,16 @@ export * from './history-proof-file.js';
 export * from './history-signing-key.js';
 export * from './unfinished-import.js';
 export { ForwardingEventStore } from './forwarding-event-store.js';
-export { openEventStore, openLogRewriter, openPersonalKeys, type OpenEventStoreOptions } from './open-event-store.js';
+export {
+  openEventStore,
+  openEventStoreDbCopies,
+  openLogRewriter,
+  openPersonalKeys,
+  type OpenEventStoreOptions,
+} from './open-event-store.js';
+export * from './copied-from.js';
+export type { EventStoreDbCopies } from './eventstoredb-copies.js';
+export { EventStoreDbSealingCopy } from './eventstoredb-sealing-copy.js';
 export * from './log-rewrite.port.js';
 export { SqliteEventStore, type SqliteEventStoreOptions } from './sqlite-event-store.js';
 export type { GroupCommitStats } from './sqlite-group-commit.js';

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EventStore } from './event-store.port.js';
+import type { EventStoreDbCopies } from './eventstoredb-copies.js';
 import type { LogRewriter } from './log-rewrite.port.js';
 import type { PersonalKeyStore } from './personal-keys.port.js';
 import { SqliteEventStore } from './sqlite-event-store.js';
@@ -75,4 +76,11 @@ export async function openLogRewriter(options: OpenEventStoreOptions): Promise<L
   mkdirSync(options.dataDir, { recursive: true });
   const { SqliteLogRewriter } = await import('./sqlite-log-rewrite.js');
   return SqliteLogRewriter.open(join(options.dataDir, 'events.sqlite'));
+}
+
+/** EventStoreDB's log as a copy reads and writes it, beside `store`, the adapter opened on the same database. */
+export async function openEventStoreDbCopies(connectionString: string, store: EventStore): Promise<EventStoreDbCopies> {
+  // Loaded only when used, as the adapter is.
+  const { EventStoreDbCopies: Copies } = await import('./eventstoredb-copies.js');
+  return Copies.connect(connectionString, store);
 }

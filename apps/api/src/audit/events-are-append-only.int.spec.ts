@@ -298,12 +298,19 @@ describe('no source file mutates stored events', () => {
     /'ALTER TABLE events DROP CONSTRAINT events_stream_revision, DROP CONSTRAINT events_stream_event_id'/g,
     /`ALTER TABLE events ADD CONSTRAINT events_stream_revision UNIQUE \(stream_id, revision\),\s+ADD CONSTRAINT events_stream_event_id UNIQUE \(stream_id, event_id\)`/g,
   ];
-  const withoutChaining = (text: string): string =>
-    [...chaining, ...importKeys].reduce((rest, statement) => rest.replace(statement, ''), text);
+  // A copy into EventStoreDB deletes in its target, softly, a stream its source holds deleted (eventstoredb-copies.ts,
+  // markDeleted, as the other stores' imports mark it): this call, exactly, in that file only.
+  const copyDeletes = /this\.client\.deleteStream\(streamId, \{ expectedRevision: ANY, \.\.\.ON_THE_LEADER \}\)/g;
+  const copies = 'libs/event-store/src/eventstoredb-copies.ts';
+  const withoutChaining = (text: string, file = ''): string =>
+    [...chaining, ...importKeys, ...(relative(root, file) === copies ? [copyDeletes] : [])].reduce(
+      (rest, statement) => rest.replace(statement, ''),
+      text,
+    );
 
   it.each(mutations)('nothing issues %s', (_what, pattern) => {
     const mutating = files
-      .filter((file) => pattern.test(withoutChaining(readFileSync(file, 'utf8'))))
+      .filter((file) => pattern.test(withoutChaining(readFileSync(file, 'utf8'), file)))
       .map((file) => relative(root, file));
     expect(mutating.filter((file) => file !== keyStreams && !rewriters.includes(file))).toEqual([]);
   });
@@ -337,6 +344,10 @@ describe('no source file mutates stored events', () => {
       'apps/api/src/http/request-writes.ts',
       'libs/application/src/upcasting-event-store.ts',
       'libs/application/src/privacy/sealing-event-store.ts',
+      // A copy into EventStoreDB, and the sealing copy into a new database, append each event at the revision its
+      // source gave it, as the other stores' imports write it (docs/operations.md).
+      'libs/event-store/src/eventstoredb-copies.ts',
+      'libs/event-store/src/eventstoredb-sealing-copy.ts',
     ];
     const others = appenders.filter((file) => !allowed.includes(relative(root, file)));
     // A session's stream is new, so sign-in hands its first event to the store without a read.

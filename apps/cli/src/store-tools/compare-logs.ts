@@ -1,5 +1,6 @@
 // `chorus store:verify --against <source>`: two logs walked side by side, event by event, and the first position
-// where they differ named (an event missing on one side, or a field that is not the same).
+// where they differ named (an event missing on one side, or a field that is not the same). EventStoreDB's copied events
+// are compared at the positions and times their copy noted (OpenedStore.view).
 import type { StoredEvent } from '#event-store';
 import { differenceBetween } from './copy-log.js';
 import type { OpenedStore } from './stores.js';
@@ -10,38 +11,46 @@ export type Comparison =
   | { equal: true; events: number; headPosition: bigint | undefined }
   | { equal: false; events: number; position: bigint; difference: string };
 
-/** Reads ahead one batch on each side and compares in position order. */
-export async function compareLogs(source: OpenedStore, target: OpenedStore): Promise<Comparison> {
-  const theirs = source.exact;
-  const ours = target.exact;
-  if (theirs === undefined || ours === undefined)
-    throw new Error('store:verify --against compares the embedded store and PostgreSQL, which keep every position');
-  let events = 0;
-  let after = 0n;
+/** One side's events in order, a batch read ahead; each side keeps its own place (EventStoreDB's are its own). */
+async function* eventsOf(store: OpenedStore): AsyncGenerator<StoredEvent> {
+  let page = store.copyLog.exportEvents(0n, BATCH);
+  page.catch(() => undefined);
   for (;;) {
-    const [left, right] = await Promise.all([theirs.exportEvents(after, BATCH), ours.exportEvents(after, BATCH)]);
-    const length = Math.max(left.length, right.length);
-    for (let index = 0; index < length; index += 1) {
-      const one: StoredEvent | undefined = left[index];
-      const other: StoredEvent | undefined = right[index];
-      if (one === undefined || other === undefined || one.position !== other.position) {
-        const position = [one?.position, other?.position]
-          .filter((value): value is bigint => value !== undefined)
-          .reduce((low, value) => (value < low ? value : low));
-        const missingHere = other === undefined || (one !== undefined && one.position < other.position);
-        return {
-          equal: false,
-          events,
-          position,
-          difference: missingHere ? `${target.name} lacks the event there` : `${source.name} lacks the event there`,
-        };
-      }
-      const difference = differenceBetween(one, other);
-      if (difference !== undefined) return { equal: false, events, position: one.position, difference };
-      events += 1;
+    const events = await page;
+    const last = events.at(-1);
+    if (last === undefined) return;
+    page = store.copyLog.exportEvents(last.position, BATCH);
+    // Read ahead: a comparison that ends before it is awaited leaves it unheard, never unhandled.
+    page.catch(() => undefined);
+    for (const event of events) yield store.view(event);
+  }
+}
+
+export async function compareLogs(source: OpenedStore, target: OpenedStore): Promise<Comparison> {
+  const left = eventsOf(source);
+  const right = eventsOf(target);
+  let events = 0;
+  let headPosition: bigint | undefined;
+  for (;;) {
+    const [one, other] = await Promise.all([left.next(), right.next()]);
+    if (one.done === true && other.done === true) return { equal: true, events, headPosition };
+    if (one.done === true || other.done === true || one.value.position !== other.value.position) {
+      const theirs = one.done === true ? undefined : one.value;
+      const ours = other.done === true ? undefined : other.value;
+      const position = [theirs?.position, ours?.position]
+        .filter((value): value is bigint => value !== undefined)
+        .reduce((low, value) => (value < low ? value : low));
+      const missingHere = ours === undefined || (theirs !== undefined && theirs.position < ours.position);
+      return {
+        equal: false,
+        events,
+        position,
+        difference: missingHere ? `${target.name} lacks the event there` : `${source.name} lacks the event there`,
+      };
     }
-    if (length === 0) return { equal: true, events, headPosition: after === 0n ? undefined : after };
-    // Both sides held the same positions in this batch, or a difference was returned.
-    after = (left.at(-1) as StoredEvent).position;
+    const difference = differenceBetween(one.value, other.value);
+    if (difference !== undefined) return { equal: false, events, position: one.value.position, difference };
+    events += 1;
+    headPosition = one.value.position;
   }
 }

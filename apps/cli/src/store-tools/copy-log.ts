@@ -1,5 +1,6 @@
 // The log and its keys copied from one store into another exactly: every event at its own position, id, stream,
-// revision, type, time and metadata, and every key and erasure. Keys go first, so every copied event opens; events go
+// revision, type, time and metadata, and every key and erasure. Into EventStoreDB, which gives positions and times
+// itself, the event's metadata keeps those two (docs/operations.md). Keys go first, so every copied event opens; events go
 // in batches that each land whole, so a copy stopped at any moment (kill -9) leaves a prefix of the source, and the
 // next run goes on after it; keys go again last, for those made and erased while the events were copied.
 import type {
@@ -50,14 +51,6 @@ export function differenceBetween(source: StoredEvent, target: StoredEvent): str
   return Date.parse(source.recordedAt) === Date.parse(target.recordedAt) ? undefined : 'its time differs';
 }
 
-function exactLogOf(store: OpenedStore): NonNullable<OpenedStore['exact']> {
-  if (store.exact === undefined)
-    throw new CopyRefused(
-      `${store.name} gives every event its own position and time, so it cannot be copied exactly: copy between the embedded store and PostgreSQL`,
-    );
-  return store.exact;
-}
-
 /** Past the limit: that event and every one after it stay behind. */
 function beyond(event: StoredEvent, limit: CopyLimit): boolean {
   return (
@@ -67,26 +60,23 @@ function beyond(event: StoredEvent, limit: CopyLimit): boolean {
 }
 
 /**
- * The source's events after `after`, up to the limit, in batches (each lands whole in the target), with their hashes
- * where the source keeps a chain: the target keeps them as they are.
+ * The source's events after `after` (its own position), up to the limit, in batches (each lands whole in the target),
+ * viewed as the source's history holds them (OpenedStore.view), with their hashes where the source keeps a chain: the
+ * target keeps them as they are.
  */
-async function* batchesOf(
-  source: OpenedStore,
-  log: NonNullable<OpenedStore['exact']>,
-  after: bigint,
-  limit: CopyLimit,
-): AsyncGenerator<StoredEvent[]> {
+async function* batchesOf(source: OpenedStore, after: bigint, limit: CopyLimit): AsyncGenerator<StoredEvent[]> {
   const chain = 'readChain' in source.events ? (source.events as EventStore & ChainedLog) : undefined;
   const read = (position: bigint): Promise<StoredEvent[]> =>
-    chain === undefined ? log.exportEvents(position, EVENT_BATCH) : chain.readChain(position, EVENT_BATCH);
+    chain === undefined ? source.copyLog.exportEvents(position, EVENT_BATCH) : chain.readChain(position, EVENT_BATCH);
   for (let last = after; ;) {
     const batch = await read(last);
-    const stop = batch.findIndex((event) => beyond(event, limit));
-    const taken = stop === -1 ? batch : batch.slice(0, stop);
+    const viewed = batch.map((event) => source.view(event));
+    const stop = viewed.findIndex((event) => beyond(event, limit));
+    const taken = stop === -1 ? viewed : viewed.slice(0, stop);
     if (taken.length === 0) return;
     yield taken;
     if (stop !== -1) return;
-    last = (taken.at(-1) as StoredEvent).position;
+    last = (batch.at(-1) as StoredEvent).position;
   }
 }
 
@@ -119,14 +109,8 @@ async function* rowBatchesOf(
   }
 }
 
-/** The event at `position`, or undefined. */
-async function eventAt(log: NonNullable<OpenedStore['exact']>, position: bigint): Promise<StoredEvent | undefined> {
-  const [event] = await log.exportEvents(position - 1n, 1);
-  return event?.position === position ? event : undefined;
-}
-
 /** Keys and erasures, page by page; a key the target holds otherwise is a store started on its own. */
-async function copyKeys(source: PersonalKeyStore, target: PersonalKeyStore, targetName: string) {
+export async function copyKeys(source: PersonalKeyStore, target: PersonalKeyStore, targetName: string) {
   let keys = 0;
   let erasures = 0;
   for (let after: string | undefined; ;) {
@@ -161,17 +145,19 @@ export async function copyLog(
   limit: CopyLimit = {},
   onProgress?: (copied: number) => void,
 ): Promise<CopyResult> {
-  const from = exactLogOf(source);
-  const into = exactLogOf(target);
-  const targetHead = await target.events.headPosition();
+  const from = source.copyLog;
+  const into = target.copyLog;
+  const last = await target.lastCopied();
   let alreadyThere = 0;
-  if (targetHead !== undefined) {
-    const theirs = await eventAt(from, targetHead);
-    const ours = await eventAt(into, targetHead);
-    if (theirs === undefined || ours === undefined || differenceBetween(theirs, ours) !== undefined)
+  // The source's own position of the target's last event: where the copy goes on.
+  let after = 0n;
+  if (last !== undefined) {
+    const theirs = await source.counterpart(last);
+    if (theirs === undefined || differenceBetween(source.view(theirs), last) !== undefined)
       throw new CopyRefused(
-        `${target.name} is not empty and its last event (position ${targetHead}) is not the source's: it holds another log. Copy into an empty store.`,
+        `${target.name} is not empty and its last event (position ${last.position}) is not the source's: it holds another log. Copy into an empty store.`,
       );
+    after = theirs.position;
     alreadyThere = await into.countEvents();
   }
   await copyKeys(source.keys, target.keys, target.name);
@@ -180,14 +166,13 @@ export async function copyLog(
     copied += count;
     onProgress?.(copied);
   };
-  let after = targetHead ?? 0n;
   // From the embedded store into PostgreSQL: rows written out in SQL and taken by COPY as they are.
   if (from.exportRows !== undefined && into.importRows !== undefined && limit.asOf === undefined) {
     const rowsOf = from as Pick<Required<ExactLog>, 'exportRows'>;
     await into.importRows(rowBatchesOf(rowsOf, after, limit.lastPosition), imported);
     after = (await target.events.headPosition()) ?? 0n;
   }
-  await into.importEvents(batchesOf(source, from, after, limit), imported);
+  await into.importEvents(batchesOf(source, after, limit), imported);
   const deleted = new Set(await into.deletedStreams());
   const newlyDeleted = (await from.deletedStreams()).filter((stream) => !deleted.has(stream));
   if (newlyDeleted.length > 0) await into.markDeleted(newlyDeleted);

@@ -150,6 +150,10 @@ export async function restoreLog(config: Config, from: string, point: RestorePoi
   try {
     const target = await openConfiguredStore(config, { importing: true });
     try {
+      if (target.kind === 'eventstoredb')
+        throw new BackupRefused(
+          `${target.name} gives every event its own position and time, and a restore keeps them: restore into the embedded store or PostgreSQL, then \`chorus store:copy\` from there into EventStoreDB`,
+        );
       const head = manifest.headPosition === null ? 0n : BigInt(manifest.headPosition);
       const last = point.toPosition !== undefined && point.toPosition < head ? point.toPosition : head;
       const marker: Marker = {

@@ -1,0 +1,54 @@
+// The sealing of an EventStoreDB store: EventStoreDB keeps every event as written, so the sealed log is a copy into a
+// new database, every event through the same sealing as in place, read back there and checked before the next. The
+// configured database is only read; servers move to the new one afterwards (docs/privacy.md, Older stores).
+import type { Config } from '#config';
+import { PersonalKeys } from '#application';
+import { EventStoreDbSealingCopy, type EventStoreDbCopies } from '#event-store';
+import { IDENTIFIER_NAMES_SUBJECT, openIdentifierNames, PLAIN_LOG_SUBJECT, sealPersonalData } from '#identity';
+import { copyKeys, CopyRefused } from './copy-log.js';
+import { openConfiguredStore, openStoreAt } from './stores.js';
+
+export type SealCopyResult =
+  | { sealed: false; from: string; to: string }
+  | { sealed: true; from: string; to: string; examined: number; rewritten: number; renamedStreams: number };
+
+export async function sealIntoNewDatabase(config: Config, into: string): Promise<SealCopyResult> {
+  if (config.eventStoreConnectionString === undefined)
+    throw new CopyRefused(
+      'store:seal-personal-data --into seals an EventStoreDB store by a copy into a new database; the embedded store and PostgreSQL are sealed in place: leave --into out',
+    );
+  if (!/^esdb(\+discover)?:\/\//.test(into))
+    throw new CopyRefused('--into names the new EventStoreDB database: an esdb:// connection string');
+  const source = await openConfiguredStore(config);
+  try {
+    const target = await openStoreAt(into);
+    try {
+      if (target.name === source.name)
+        throw new CopyRefused(`--into names ${source.name}, the store to seal: name a new, empty database`);
+      // Read as openIdentifierNames reads it, without making a key there: the old database is only read.
+      const known = await source.keys.find([IDENTIFIER_NAMES_SUBJECT, PLAIN_LOG_SUBJECT]);
+      const empty = (await source.events.headPosition()) === undefined;
+      if (empty || (!known.has(PLAIN_LOG_SUBJECT) && known.has(IDENTIFIER_NAMES_SUBJECT)))
+        return { sealed: false, from: source.name, to: target.name };
+      // Every key goes first, so the new database opens what the old one sealed already, and the names key stays.
+      await copyKeys(source.keys, target.keys, target.name);
+      const keys = new PersonalKeys(target.keys);
+      const sealed = await sealPersonalData({
+        store: source.events,
+        rewriter: new EventStoreDbSealingCopy(source.copyLog as EventStoreDbCopies, {
+          log: target.copyLog as EventStoreDbCopies,
+          store: target.events,
+        }),
+        keys,
+        names: await openIdentifierNames(keys, source.events),
+      });
+      // Keys made and erasures done in the old database while the copy ran.
+      await copyKeys(source.keys, target.keys, target.name);
+      return { sealed: true, from: source.name, to: target.name, ...sealed };
+    } finally {
+      await target.close();
+    }
+  } finally {
+    await source.close();
+  }
+}
