@@ -19,6 +19,7 @@ import { PostgresPersonalKeys } from '../../libs/event-store/src/postgres-person
 import { startPostgresServer, type PostgresServer } from '../../libs/event-store/src/testing/postgres-server.js';
 import { chorusBin, ensureCliBuilt, repositoryRoot, runChorus, type ChorusRun } from '../support/chorus-cli.js';
 import { seedEventLog } from '../support/seed-event-log.js';
+import { seededRandom } from '../support/seeded-random.js';
 
 /** 8 events each: 100,000 events, a copy of a few seconds and a restore of some twenty. */
 const organizations = 12_500;
@@ -42,16 +43,8 @@ const settings = (target: Target): Record<string, string> => ({
   TMPDIR: childTmp,
 });
 
-/** mulberry32: the kill moments from one seed, so that a failing run can be run again. */
-const seed = Number(process.env.STORE_KILL_SEED ?? Math.floor(Math.random() * 2 ** 32)) >>> 0;
-let state = seed;
-function random(): number {
-  state = (state + 0x6d2b79f5) >>> 0;
-  let t = state;
-  t = Math.imul(t ^ (t >>> 15), t | 1);
-  t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-  return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-}
+/** The kill moments from one seed, so that a failing run can be run again. */
+const { seed, next: random } = seededRandom();
 
 const postgres = await startPostgresServer();
 const postgresServer: PostgresServer | undefined = 'server' in postgres ? postgres.server : undefined;

@@ -9,7 +9,14 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { copiedFromOf, PERSONAL_KEYS_FILE, SqliteEventStore, SqlitePersonalKeys, type StoredEvent } from '#event-store';
+import {
+  copiedFromOf,
+  PERSONAL_KEYS_FILE,
+  SqliteEventStore,
+  SqlitePersonalKeys,
+  type PersonalKeyStore,
+  type StoredEvent,
+} from '#event-store';
 import { EventStoreDbPersonalKeys } from '../../libs/event-store/src/eventstoredb-personal-keys.js';
 import {
   EventStoreDbWireServer,
@@ -17,21 +24,14 @@ import {
 } from '../../libs/event-store/src/testing/eventstoredb-wire-server.js';
 import { chorusBin, ensureCliBuilt, repositoryRoot, runChorus } from '../support/chorus-cli.js';
 import { expectGolden, restoreGoldenStore } from '../support/golden-store.js';
+import { seededRandom } from '../support/seeded-random.js';
 import { startApp } from '../support/start-app.js';
 
 const golden = { PLAN_PAYMENT_PROVIDER_IDS: 'prod_ess,prod_pro,,prod_acs', PERSONAL_DATA_RETENTION_DAYS: '3650' };
 const inClear = ['grace@golden.example', 'ada@golden.example', 'linus@golden.example', '"clientIp":"127.0.0.1"'];
 
-/** mulberry32: the kill moments from one seed, printed, so that a failing run can be run again. */
-const seed = Number(process.env.STORE_KILL_SEED ?? Math.floor(Math.random() * 2 ** 32)) >>> 0;
-let state = seed;
-function random(): number {
-  state = (state + 0x6d2b79f5) >>> 0;
-  let value = state;
-  value = Math.imul(value ^ (value >>> 15), value | 1);
-  value ^= value + Math.imul(value ^ (value >>> 7), value | 61);
-  return ((value ^ (value >>> 14)) >>> 0) / 4_294_967_296;
-}
+/** The kill moments from one seed, printed, so that a failing run can be run again. */
+const { seed, next: random } = seededRandom();
 
 const root = mkdtempSync(join(tmpdir(), 'chorus-esdb-copy-'));
 const servers: EventStoreDbWireServer[] = [];
@@ -208,6 +208,17 @@ describe('the golden store through EventStoreDB: copied in, sealed into a new da
   }, 120_000);
 });
 
+/** The kept person's key is there, the same; the erased person's is not. Closes the store. */
+async function expectKeysCarried(keys: PersonalKeyStore, kept: Buffer): Promise<void> {
+  try {
+    const found = await keys.find(['person:kept', 'person:erased']);
+    expect(found.get('person:kept')?.equals(kept)).toBe(true);
+    expect(found.has('person:erased')).toBe(false);
+  } finally {
+    await keys.close();
+  }
+}
+
 const siteAdded = (round: number) => ({
   id: randomUUID(),
   type: 'SiteAdded',
@@ -254,14 +265,7 @@ describe('a copy into EventStoreDB killed with SIGKILL at random moments', () =>
     expect(
       target.server.all.filter((record) => record.streamId === '$$organization-3').map((record) => record.type),
     ).toEqual(['$metadata']);
-    const copiedKeys = EventStoreDbPersonalKeys.connect(target.url);
-    try {
-      const found = await copiedKeys.find(['person:kept', 'person:erased']);
-      expect(found.get('person:kept')?.equals(kept)).toBe(true);
-      expect(found.has('person:erased')).toBe(false);
-    } finally {
-      await copiedKeys.close();
-    }
+    await expectKeysCarried(EventStoreDbPersonalKeys.connect(target.url), kept);
 
     // Out of EventStoreDB into the embedded store, under kills too: the same log as the first source.
     const backDir = join(root, 'many-back');
@@ -273,14 +277,7 @@ describe('a copy into EventStoreDB killed with SIGKILL at random moments', () =>
     } finally {
       await backLog.close();
     }
-    const backKeys = SqlitePersonalKeys.open({ file: join(backDir, PERSONAL_KEYS_FILE) });
-    try {
-      const found = await backKeys.find(['person:kept', 'person:erased']);
-      expect(found.get('person:kept')?.equals(kept)).toBe(true);
-      expect(found.has('person:erased')).toBe(false);
-    } finally {
-      await backKeys.close();
-    }
+    await expectKeysCarried(SqlitePersonalKeys.open({ file: join(backDir, PERSONAL_KEYS_FILE) }), kept);
 
     // Into a database that holds another log: refused, nothing written.
     const otherDir = join(root, 'other');
