@@ -112,10 +112,11 @@ describe('the golden store through EventStoreDB: copied in, sealed into a new da
     const records = older.server.userRecords().filter((record) => !record.streamId.startsWith('chorus-personal-key-'));
     expect(
       records.map((record) => {
-        const { copiedFrom: _note, ...metadata } = JSON.parse(record.metadata.toString('utf8')) as Record<
-          string,
-          unknown
-        >;
+        const {
+          copiedFrom: _note,
+          streamHash: _hash,
+          ...metadata
+        } = JSON.parse(record.metadata.toString('utf8')) as Record<string, unknown>;
         return {
           position: BigInt(noteOf(record)?.position ?? -1),
           streamId: record.streamId,
@@ -292,6 +293,19 @@ describe('a copy into EventStoreDB killed with SIGKILL at random moments', () =>
       code: 1,
       stderr: expect.stringContaining('it holds another log'),
     });
+    // Every copied event chained in its stream as it was appended: store:verify proves them, and finds a changed one.
+    expect(await runChorus(['store:verify'], settings)).toMatchObject({
+      code: 0,
+      stdout: expect.stringContaining('The streams are proven: 2,400 events'),
+    });
+    const changed = target.server.userRecords().find((record) => record.streamId === 'organization-7') as WireRecord;
+    changed.data = Buffer.from(changed.data.toString().replace('s-0', 's-9'));
+    expect(await runChorus(['store:verify', '--json'], settings)).toMatchObject({ code: 1 });
+    expect(JSON.parse((await runChorus(['store:verify', '--json'], settings)).stdout)).toMatchObject({
+      proven: false,
+      failedAt: changed.position.toString(),
+    });
+
     // A source that is not there: a refusal in words, not our failure.
     expect(await runChorus(['store:copy', '--from', join(root, 'nowhere')], settings)).toMatchObject({
       code: 2,

@@ -21,6 +21,7 @@ import { DEFAULT_EVENTSTOREDB_TIMEOUTS, ON_THE_LEADER } from './eventstoredb-eve
 import { isAfter, isSystemEvent, toEventStoreDbPosition, toRecordedEvent } from './eventstoredb-mapping.js';
 import { KEY_STREAM_PREFIX } from './eventstoredb-personal-keys.js';
 import { consumeRead } from './eventstoredb-read.js';
+import { StreamChainCheck } from './stream-chain.js';
 
 const PAGE = 1_000;
 // Every read here is read to its end, never left early: the client's dispose() waits for each call it started to
@@ -205,6 +206,28 @@ export class EventStoreDbCopies implements ExactLog {
         if (!(error instanceof StreamDeletedError)) throw error;
       }
     }
+  }
+
+  /** Every stream's chain walked across $all, to the first break (store:verify on EventStoreDB). */
+  async verifyStreams(): Promise<StreamChainCheck> {
+    const check = new StreamChainCheck();
+    await this.walk(0n, (event) => {
+      if (!isLogEvent(event)) return true;
+      const metadata: unknown = event.metadata;
+      return check.next({
+        position: toRecordedEvent(event).position,
+        streamId: event.streamId,
+        revision: event.revision,
+        id: event.id,
+        type: event.type,
+        data: event.data,
+        metadata:
+          metadata !== null && typeof metadata === 'object' && !(metadata instanceof Uint8Array)
+            ? (metadata as Record<string, unknown>)
+            : {},
+      });
+    });
+    return check;
   }
 
   async countEvents(): Promise<number> {

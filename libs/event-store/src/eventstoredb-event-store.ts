@@ -12,7 +12,6 @@ import {
   WrongExpectedVersionError,
   ErrorType,
   type AllStreamResolvedEvent,
-  type EventData,
   type Position,
   type ResolvedEvent,
 } from '@eventstore/db-client';
@@ -46,7 +45,7 @@ import {
 import {
   isAfter,
   isSystemEvent,
-  toEventData,
+  rawStreamHash,
   toEventStoreDbExpectedRevision,
   toEventStoreDbPosition,
   toRecordedEvent,
@@ -54,6 +53,7 @@ import {
 import { consumeRead, type CancelRead } from './eventstoredb-read.js';
 import { EventStoreDbSubscription } from './eventstoredb-subscription.js';
 import { replayedAppendResult } from './idempotent-replay.js';
+import { StreamChainer } from './eventstoredb-stream-hashes.js';
 import {
   assertAppendSize,
   assertValidAppend,
@@ -111,6 +111,8 @@ export class EventStoreDbEventStore implements EventStore {
   private readonly callerReads = new Set<CancelRead>();
   private readonly subscriptions = new Set<EventStoreDbSubscription>();
   private readonly timeouts: EventStoreDbTimeouts;
+  /** Each stream's chain (stream-chain.ts): its hashes given at append. */
+  private readonly chain: StreamChainer;
 
   static connect(connectionString: string, timeouts: Partial<EventStoreDbTimeouts> = {}): EventStoreDbEventStore {
     return new EventStoreDbEventStore(EventStoreDBClient.connectionString(connectionString), timeouts);
@@ -121,6 +123,7 @@ export class EventStoreDbEventStore implements EventStore {
     timeouts: Partial<EventStoreDbTimeouts> = {},
   ) {
     this.timeouts = { ...DEFAULT_EVENTSTOREDB_TIMEOUTS, ...timeouts };
+    this.chain = new StreamChainer(client, this.timeouts.readMs, LIVE_STREAMS_KEPT);
   }
 
   append(
@@ -134,12 +137,10 @@ export class EventStoreDbEventStore implements EventStore {
       // A soft-deleted stream would accept this append and start again where it left off.
       const knownAlive = typeof expectedRevision === 'bigint' && this.liveAt.get(streamId) === expectedRevision;
       if (!knownAlive && (await this.isDeleted(streamId))) throw new StreamDeletedError(streamId);
-      const data = events.map(toEventData);
-      const ids = events.map((event) => event.id);
       if (expectedRevision === 'any' || expectedRevision === 'stream_exists') {
-        return this.appendPinned(streamId, ids, data, expectedRevision);
+        return this.appendPinned(streamId, events, expectedRevision);
       }
-      return this.appendAt(streamId, ids, data, expectedRevision);
+      return this.appendAt(streamId, events, expectedRevision);
     });
   }
 
@@ -305,11 +306,12 @@ export class EventStoreDbEventStore implements EventStore {
 
   private async appendAt(
     streamId: string,
-    ids: readonly string[],
-    data: EventData[],
+    events: readonly EventToAppend[],
     expected: 'no_stream' | bigint,
   ): Promise<AppendResult> {
     const firstRevision = expected === 'no_stream' ? 0n : expected + 1n;
+    const ids = events.map((event) => event.id);
+    const { data, last } = await this.chain.chained(streamId, events, expected);
     let leaderChanges = 0;
     for (let attempt = 1; ; attempt += 1) {
       try {
@@ -324,6 +326,7 @@ export class EventStoreDbEventStore implements EventStore {
         // The server answers a write it recognised as a duplicate without a position.
         const position = result.position?.commit ?? (await this.positionOf(streamId, result.nextExpectedRevision));
         this.remember(streamId, result.nextExpectedRevision);
+        this.chain.note(streamId, result.nextExpectedRevision, last);
         return { nextExpectedRevision: result.nextExpectedRevision, position };
       } catch (error) {
         if (error instanceof WrongExpectedVersionError) {
@@ -352,10 +355,10 @@ export class EventStoreDbEventStore implements EventStore {
   /** Pinned so that the exact-revision path and its replay check apply. */
   private async appendPinned(
     streamId: string,
-    ids: readonly string[],
-    data: EventData[],
+    events: readonly EventToAppend[],
     expected: 'any' | 'stream_exists',
   ): Promise<AppendResult> {
+    const ids = events.map((event) => event.id);
     for (let attempt = 1; ; attempt += 1) {
       const tail = await this.readStreamOrDeleted(streamId, { direction: 'backwards', maxCount: ids.length });
       // A tombstone does not show in the metadata the append checked first.
@@ -367,7 +370,7 @@ export class EventStoreDbEventStore implements EventStore {
       const replay = first === undefined ? undefined : replayedAppendResult(ids, stored, first.revision);
       if (replay !== undefined) return replay;
       try {
-        return await this.appendAt(streamId, ids, data, tail.found ? (tail.events[0]?.revision ?? 0n) : 'no_stream');
+        return await this.appendAt(streamId, events, tail.found ? (tail.events[0]?.revision ?? 0n) : 'no_stream');
       } catch (error) {
         if (!(error instanceof WrongExpectedRevisionError)) throw error;
         if (attempt >= MAX_PINNED_ATTEMPTS) throw new WrongExpectedRevisionError(streamId, expected, error.actual);
@@ -376,7 +379,6 @@ export class EventStoreDbEventStore implements EventStore {
   }
 
   private readonly liveAt = new Map<string, bigint>();
-
   private remember(streamId: string, revision: bigint): void {
     this.liveAt.delete(streamId);
     this.liveAt.set(streamId, revision);
@@ -499,7 +501,9 @@ export class EventStoreDbEventStore implements EventStore {
         ...(options.maxCount === undefined ? {} : { maxCount: options.maxCount }),
       });
       await consumeRead(read, this.readBounds(`a read of ${streamId}`, register), (resolved: ResolvedEvent) => {
-        if (resolved.event !== undefined) events.push(toRecordedEvent(resolved.event));
+        if (resolved.event === undefined) return true;
+        events.push(toRecordedEvent(resolved.event));
+        this.chain.note(streamId, resolved.event.revision, rawStreamHash(resolved.event));
         return true;
       });
     } catch (error) {

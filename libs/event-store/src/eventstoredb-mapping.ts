@@ -21,6 +21,7 @@ import type {
   SubscriptionFilter,
 } from './event-store.port.js';
 import { copiedFromOf } from './copied-from.js';
+import { splitStreamHash } from './stream-chain.js';
 
 // A gRPC append gives each event equal commit and prepare positions: the commit position alone orders $all.
 
@@ -64,7 +65,8 @@ export function toRecordedEvent(event: EventStoreDbRecordedEvent): RecordedEvent
       `EventStoreDB returned no position for ${event.streamId}@${event.revision}: Chorus needs EventStoreDB 22.10 or newer`,
     );
   }
-  const metadata = toMetadata(event.metadata);
+  // The stream's chain hash is the store's, not the event's: only store:verify reads it (rawStreamHash).
+  const metadata = splitStreamHash(toMetadata(event.metadata)).metadata as EventMetadata;
   return {
     id: event.id,
     streamId: event.streamId,
@@ -108,4 +110,9 @@ function toMetadata(metadata: unknown): EventMetadata {
   if (value === null || typeof value !== 'object' || Array.isArray(value))
     return { actor: '', correlationId: '', causationId: '' };
   return value as EventMetadata;
+}
+
+/** The chain hash an event's metadata carries as stored (stream-chain.ts); undefined when it has none. */
+export function rawStreamHash(event: EventStoreDbRecordedEvent): string | undefined {
+  return splitStreamHash(toMetadata(event.metadata)).hash;
 }

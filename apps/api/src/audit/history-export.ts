@@ -165,7 +165,7 @@ export class HistoryExport {
         409,
         'NOT_CHAINED',
         'The log keeps no chain',
-        'This store keeps no chain of its events yet, so its history cannot be exported with a proof: the embedded store and PostgreSQL do; EventStoreDB does not (docs/history.md)',
+        'This store keeps no chain of its log yet, so its history cannot be exported with a proof: the embedded store and PostgreSQL do; EventStoreDB chains only each stream on its own (docs/history.md)',
       );
     const first = await this.readPage(organizationId, 0n);
     if (first === undefined || first[0] === undefined) throw organizationNotFound();

@@ -24,7 +24,9 @@ export class CheckpointSchedule implements OnApplicationBootstrap, OnModuleDestr
     if (this.runMode !== 'server') return;
     await this.checkKey();
     if (!this.checkpoints.chained) {
-      this.logger.warn('EventStoreDB keeps no chain of its events: no history checkpoint is signed (docs/history.md)');
+      this.logger.warn(
+        'EventStoreDB keeps no chain of its log, only of each stream: no history checkpoint is signed (docs/history.md)',
+      );
       return;
     }
     // The first look a minute after start: a server that starts and stops at once signs nothing.

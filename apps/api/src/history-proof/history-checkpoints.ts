@@ -120,7 +120,7 @@ export class HistoryCheckpoints {
     if (chain === null)
       throw new CheckpointRefusal(
         'NOT_CHAINED',
-        'This store keeps no chain of its events: EventStoreDB gives positions itself, so nothing can be signed (docs/history.md)',
+        'This store keeps no chain of its log: EventStoreDB gives positions itself, so nothing can be signed (docs/history.md)',
       );
     const key = this.key();
     const latest = await this.latest();

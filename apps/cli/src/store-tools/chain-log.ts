@@ -21,7 +21,7 @@ const PAGE = 10_000;
 const chainedOf = (store: EventStore): ChainedLog | undefined =>
   'readChain' in store ? (store as EventStore & ChainedLog) : undefined;
 
-/** The embedded store and PostgreSQL keep a chain; EventStoreDB is refused in words that say so. */
+/** The embedded store and PostgreSQL keep a chain of the log; EventStoreDB is refused in words that say so. */
 export function chainOf(store: OpenedStore): ChainedLog {
   const chained = chainedOf(store.events);
   if (chained === undefined)
@@ -29,7 +29,7 @@ export function chainOf(store: OpenedStore): ChainedLog {
       409,
       'NOT_CHAINED',
       'The log keeps no chain',
-      `${store.name} keeps no chain of its events: EventStoreDB gives positions itself (docs/history.md)`,
+      `${store.name} keeps no chain of its log: EventStoreDB gives positions itself. It chains each stream as it appends, and keeps every event as written, so events written before that stay unchained; chorus store:verify proves the streams (docs/history.md)`,
     );
   return chained;
 }
