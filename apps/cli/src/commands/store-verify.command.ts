@@ -55,7 +55,7 @@ async function verifyStreamChains(store: OpenedStore): Promise<CliOutput> {
       broken !== undefined
         ? `The log fails at position ${broken.position}: ${broken.reason}. Before it, ${proven}.`
         : unchained > 0
-          ? `${counted(unchained, 'event', 'events')} of ${store.name} ${unchained === 1 ? 'was' : 'were'} written before the chain and prove nothing: EventStoreDB keeps every event as written, so they stay so. ${proven}.`
+          ? `${counted(unchained, 'event', 'events')} of ${store.name} ${unchained === 1 ? 'was' : 'were'} written before the chain and prove nothing: EventStoreDB keeps every event as written, so chain them by a copy into a new database (chorus store:copy, docs/operations.md). ${proven}.`
           : `The streams are proven: ${proven}. ${unproven}.`,
   };
 }

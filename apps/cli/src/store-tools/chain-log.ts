@@ -29,7 +29,7 @@ export function chainOf(store: OpenedStore): ChainedLog {
       409,
       'NOT_CHAINED',
       'The log keeps no chain',
-      `${store.name} keeps no chain of its log: EventStoreDB gives positions itself. It chains each stream as it appends, and keeps every event as written, so events written before that stay unchained; chorus store:verify proves the streams (docs/history.md)`,
+      `${store.name} keeps no chain of its log: EventStoreDB gives positions itself. It chains each stream as it appends and keeps every event as written: events written before that are chained by a copy into a new database (chorus store:copy), and chorus store:verify proves the streams (docs/history.md)`,
     );
   return chained;
 }
