@@ -172,7 +172,14 @@ export async function copyLog(
     await into.importRows(rowBatchesOf(rowsOf, after, limit.lastPosition), imported);
     after = (await target.events.headPosition()) ?? 0n;
   }
-  await into.importEvents(batchesOf(source, after, limit), imported);
+  try {
+    await into.importEvents(batchesOf(source, after, limit), imported);
+  } catch (error) {
+    // An event the target cannot take where its source has it (ExactLog.importEvents): the batches before it stay.
+    if (error instanceof RangeError)
+      throw new CopyRefused(`${target.name} cannot take the source's next event: ${error.message}`);
+    throw error;
+  }
   const deleted = new Set(await into.deletedStreams());
   const newlyDeleted = (await from.deletedStreams()).filter((stream) => !deleted.has(stream));
   if (newlyDeleted.length > 0) await into.markDeleted(newlyDeleted);
