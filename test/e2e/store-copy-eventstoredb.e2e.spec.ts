@@ -17,6 +17,7 @@ import {
   type PersonalKeyStore,
   type StoredEvent,
 } from '#event-store';
+import { EventStoreDbEventStore } from '../../libs/event-store/src/eventstoredb-event-store.js';
 import { EventStoreDbPersonalKeys } from '../../libs/event-store/src/eventstoredb-personal-keys.js';
 import {
   EventStoreDbWireServer,
@@ -207,6 +208,46 @@ describe('the golden store through EventStoreDB: copied in, sealed into a new da
       await back.close();
     }
   }, 120_000);
+
+  it('takes what servers wrote on EventStoreDB since at EventStoreDB positions, after the copied ones', async () => {
+    // A copy of its own: a server has run on backDir since, and what it wrote there makes that one another log.
+    const laterDir = join(root, 'later');
+    const settings = { DATA_DIR: laterDir, ...golden };
+    expect(await runChorus(['store:copy', '--from', sealed.url], settings)).toMatchObject({ code: 0 });
+    const server = EventStoreDbEventStore.connect(sealed.url);
+    try {
+      await server.append('organization-written-there', [siteAdded(0)], 'no_stream');
+    } finally {
+      await server.close();
+    }
+    const native = sealed.server.userRecords().at(-1) as WireRecord;
+    const again = await runChorus(['store:copy', '--from', sealed.url, '--json'], settings);
+    expect(again).toMatchObject({ code: 0 });
+    expect(JSON.parse(again.stdout)).toMatchObject({ alreadyThere: 97, copied: 1 });
+    const last = (await embeddedEvents(laterDir)).at(-1);
+    expect({ position: last?.position, id: last?.id }).toEqual({ position: native.position, id: native.id });
+    expect(native.position).toBeGreaterThan(97n);
+    expect(await runChorus(['store:verify', '--against', sealed.url], { DATA_DIR: laterDir })).toMatchObject({
+      code: 0,
+    });
+  });
+
+  it('proves its streams, and names an event written before the chain and what chains it', async () => {
+    const settings = { DATA_DIR: join(root, 'sealed-node'), EVENTSTORE_CONNECTION_STRING: sealed.url };
+    expect(await runChorus(['store:verify'], settings)).toMatchObject({ code: 0 });
+    // The last of its stream: a hash removed before another event's would break that one's link instead.
+    const record = sealed.server
+      .userRecords()
+      .find((one) => one.streamId === 'organization-written-there') as WireRecord;
+    const { streamHash: _hash, ...metadata } = JSON.parse(record.metadata.toString()) as Record<string, unknown>;
+    record.metadata = Buffer.from(JSON.stringify(metadata));
+    const unchained = await runChorus(['store:verify'], settings);
+    expect(unchained).toMatchObject({
+      code: 1,
+      stdout: expect.stringContaining('1 event of EventStoreDB'),
+    });
+    expect(unchained.stdout).toContain('chain them by a copy into a new database (chorus store:copy');
+  });
 });
 
 /** The kept person's key is there, the same; the erased person's is not. Closes the store. */
