@@ -154,6 +154,21 @@ describe('the golden store through EventStoreDB: copied in, sealed into a new da
       stderr: expect.stringContaining('name a new, empty database'),
     });
     expect(older.server.all.length).toBe(before);
+
+    // A database that holds another log: refused before a key or an event is written there.
+    const other = await database();
+    const writer = EventStoreDbEventStore.connect(other.url);
+    try {
+      await writer.append('organization-elsewhere', [siteAdded(0)], 'no_stream');
+    } finally {
+      await writer.close();
+    }
+    const held = other.server.all.length;
+    expect(await runChorus(['store:seal-personal-data', '--yes', '--into', other.url], settings)).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('holds another log'),
+    });
+    expect(other.server.all.length).toBe(held);
   });
 
   it('seals into a new database: nothing in clear there, every event read back, the old database unchanged', async () => {

@@ -1,7 +1,7 @@
 // The sealing of an EventStoreDB store (store:seal-personal-data --into): EventStoreDB keeps every event as written,
 // so the sealed log is a copy into a new database, each event through the same change the in-place sealing applies,
 // then read back from the new database and checked before the next. The old database is never written.
-import { asCopied, withCopiedFrom } from './copied-from.js';
+import { asCopied, copiedFromOf, withCopiedFrom } from './copied-from.js';
 import type { EventStore, RecordedEvent, StoredEvent } from './event-store.port.js';
 import type { EventStoreDbCopies } from './eventstoredb-copies.js';
 import type { EventRewrite, LogRewriter, LogRewriteResult } from './log-rewrite.port.js';
@@ -36,8 +36,7 @@ export class EventStoreDbSealingCopy implements LogRewriter {
     change: (event: RecordedEvent) => Promise<EventRewrite | undefined>,
     check: (rewritten: RecordedEvent, original: RecordedEvent) => Promise<void>,
   ): Promise<LogRewriteResult> {
-    // A database written by anything but this copy is refused before anything is written.
-    await this.target.log.copiedUpTo();
+    await this.checkTarget();
     let examined = 0;
     let rewritten = 0;
     for (let after = 0n; ;) {
@@ -66,6 +65,29 @@ export class EventStoreDbSealingCopy implements LogRewriter {
       }
       after = (page.at(-1) as StoredEvent).position;
     }
+  }
+
+  /**
+   * A new database holds nothing, or what an earlier run of this copy wrote: every event a copy's, and its first the
+   * source's first. Anything else is refused before anything is written.
+   */
+  async checkTarget(): Promise<void> {
+    const [[ours], [theirs]] = await Promise.all([
+      this.target.log.exportEvents(0n, 1),
+      this.source.exportEvents(0n, 1),
+    ]);
+    if (ours === undefined) return;
+    const copied = copiedFromOf(JSON.parse(ours.metadata));
+    const first = theirs === undefined ? undefined : asCopied(theirs);
+    if (
+      copied === undefined ||
+      first === undefined ||
+      ours.id !== first.id ||
+      copied.position !== first.position.toString()
+    )
+      throw new RangeError('The new database holds another log: seal into an empty one');
+    // Its last event too was copied here (or RangeError).
+    await this.target.log.copiedUpTo();
   }
 
   close(): Promise<void> {

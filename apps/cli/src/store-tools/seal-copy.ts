@@ -12,6 +12,16 @@ export type SealCopyResult =
   | { sealed: false; from: string; to: string }
   | { sealed: true; from: string; to: string; examined: number; rewritten: number; renamedStreams: number };
 
+/** A new database the copy cannot write into (EventStoreDbSealingCopy's RangeError) is a refusal naming it. */
+async function refusedAsWords<T>(work: Promise<T>, targetName: string): Promise<T> {
+  try {
+    return await work;
+  } catch (error) {
+    if (error instanceof RangeError) throw new CopyRefused(`${targetName}: ${error.message}`);
+    throw error;
+  }
+}
+
 export async function sealIntoNewDatabase(config: Config, into: string): Promise<SealCopyResult> {
   if (config.eventStoreConnectionString === undefined)
     throw new CopyRefused(
@@ -30,18 +40,19 @@ export async function sealIntoNewDatabase(config: Config, into: string): Promise
       const empty = (await source.events.headPosition()) === undefined;
       if (empty || (!known.has(PLAIN_LOG_SUBJECT) && known.has(IDENTIFIER_NAMES_SUBJECT)))
         return { sealed: false, from: source.name, to: target.name };
+      const rewriter = new EventStoreDbSealingCopy(source.copyLog as EventStoreDbCopies, {
+        log: target.copyLog as EventStoreDbCopies,
+        store: target.events,
+      });
+      await refusedAsWords(rewriter.checkTarget(), target.name);
       // Every key goes first, so the new database opens what the old one sealed already, and the names key stays.
       await copyKeys(source.keys, target.keys, target.name);
       const keys = new PersonalKeys(target.keys);
-      const sealed = await sealPersonalData({
-        store: source.events,
-        rewriter: new EventStoreDbSealingCopy(source.copyLog as EventStoreDbCopies, {
-          log: target.copyLog as EventStoreDbCopies,
-          store: target.events,
-        }),
-        keys,
-        names: await openIdentifierNames(keys, source.events),
-      });
+      const names = await openIdentifierNames(keys, source.events);
+      const sealed = await refusedAsWords(
+        sealPersonalData({ store: source.events, rewriter, keys, names }),
+        target.name,
+      );
       // Keys made and erasures done in the old database while the copy ran.
       await copyKeys(source.keys, target.keys, target.name);
       return { sealed: true, from: source.name, to: target.name, ...sealed };
