@@ -17,10 +17,10 @@ import {
 import { copiedFromOf, withCopiedFrom } from './copied-from.js';
 import type { EventBatches, EventStore, ExactLog, StoredEvent } from './event-store.port.js';
 import { isSoftDeletedMetadata } from './eventstoredb-errors.js';
-import { DEFAULT_EVENTSTOREDB_TIMEOUTS, ON_THE_LEADER } from './eventstoredb-event-store.js';
+import { DEFAULT_EVENTSTOREDB_TIMEOUTS } from './eventstoredb-event-store.js';
 import { isAfter, isSystemEvent, toEventStoreDbPosition, toRecordedEvent } from './eventstoredb-mapping.js';
 import { KEY_STREAM_PREFIX } from './eventstoredb-personal-keys.js';
-import { consumeRead } from './eventstoredb-read.js';
+import { consumeRead, ON_THE_LEADER } from './eventstoredb-read.js';
 import { StreamChainCheck } from './stream-chain.js';
 
 const PAGE = 1_000;

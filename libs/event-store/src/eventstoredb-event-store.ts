@@ -50,7 +50,7 @@ import {
   toEventStoreDbPosition,
   toRecordedEvent,
 } from './eventstoredb-mapping.js';
-import { consumeRead, type CancelRead } from './eventstoredb-read.js';
+import { consumeRead, ON_THE_LEADER, type CancelRead } from './eventstoredb-read.js';
 import { EventStoreDbSubscription } from './eventstoredb-subscription.js';
 import { replayedAppendResult } from './idempotent-replay.js';
 import { StreamChainer } from './eventstoredb-stream-hashes.js';
@@ -91,8 +91,6 @@ const MAX_PINNED_ATTEMPTS = 50;
 const MAX_UNKNOWN_OUTCOME_ATTEMPTS = 3;
 /** Resent after 100, 200, 400, 800 ms: an election's length. */
 const MAX_NOT_LEADER_ATTEMPTS = 5;
-/** A follower may be behind: a read there could miss an acknowledged append or look past a checkpoint. */
-export const ON_THE_LEADER = { requiresLeader: true } as const;
 const LIVE_STREAMS_KEPT = 10_000;
 /** Its `$metadata` events are system events: no reader of $all and no headPosition sees them. */
 const IDENTITY_STREAM = 'chorus-store';

@@ -5,6 +5,9 @@ import { EventStoreTimeoutError } from './event-store.port.js';
 
 export type CancelRead = (reason: Error) => void;
 
+/** A follower may be behind: a read there could miss an acknowledged append or look past a checkpoint. */
+export const ON_THE_LEADER = { requiresLeader: true } as const;
+
 export type BoundedReadOptions = {
   operation: string;
   timeoutMs: number;

@@ -11,11 +11,8 @@ import {
 import type { EventToAppend } from './event-store.port.js';
 import { toPortReadError } from './eventstoredb-errors.js';
 import { rawStreamHash, toEventData } from './eventstoredb-mapping.js';
-import { consumeRead } from './eventstoredb-read.js';
+import { consumeRead, ON_THE_LEADER } from './eventstoredb-read.js';
 import { splitStreamHash, STREAM_HASH, streamLink } from './stream-chain.js';
-
-/** Read on the leader: a follower may not have the revision the append expects yet. */
-const ON_THE_LEADER = { requiresLeader: true } as const;
 
 export class StreamChainer {
   private readonly heads = new Map<string, { revision: bigint; hash: string | undefined }>();

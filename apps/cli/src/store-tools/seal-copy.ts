@@ -4,7 +4,7 @@
 import type { Config } from '#config';
 import { PersonalKeys } from '#application';
 import { EventStoreDbSealingCopy, type EventStoreDbCopies } from '#event-store';
-import { IDENTIFIER_NAMES_SUBJECT, openIdentifierNames, PLAIN_LOG_SUBJECT, sealPersonalData } from '#identity';
+import { isOlderStore, openIdentifierNames, sealPersonalData } from '#identity';
 import { copyKeys, CopyRefused } from './copy-log.js';
 import { openConfiguredStore, openStoreAt } from './stores.js';
 
@@ -35,10 +35,8 @@ export async function sealIntoNewDatabase(config: Config, into: string): Promise
     try {
       if (target.name === source.name)
         throw new CopyRefused(`--into names ${source.name}, the store to seal: name a new, empty database`);
-      // Read as openIdentifierNames reads it, without making a key there: the old database is only read.
-      const known = await source.keys.find([IDENTIFIER_NAMES_SUBJECT, PLAIN_LOG_SUBJECT]);
-      const empty = (await source.events.headPosition()) === undefined;
-      if (empty || (!known.has(PLAIN_LOG_SUBJECT) && known.has(IDENTIFIER_NAMES_SUBJECT)))
+      // Without making a key there: the old database is only read.
+      if (!(await isOlderStore(source.keys, source.events)))
         return { sealed: false, from: source.name, to: target.name };
       const rewriter = new EventStoreDbSealingCopy(source.copyLog as EventStoreDbCopies, {
         log: target.copyLog as EventStoreDbCopies,

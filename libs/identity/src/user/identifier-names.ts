@@ -2,7 +2,7 @@
 // personal key store and never in the log, so that whoever holds a copy of the log cannot match a guessed address.
 import type { PersonalKeys } from '#application';
 import { identifierClaimDecider, type ClaimKind } from '#domain';
-import type { EventStore } from '#event-store';
+import type { EventStore, PersonalKeyStore } from '#event-store';
 import { hmacHex, sha256Hex } from '../hashing.js';
 
 /** The key of the names; its subject is no person's. */
@@ -68,13 +68,20 @@ export const legacyClaimId = (kind: ClaimKind, normalizedValue: string): string 
  * older build wrote it. The mark is made before the key, so a start stopped between the two still finds it.
  */
 export async function openIdentifierNames(keys: PersonalKeys, store: EventStore): Promise<IdentifierNames> {
+  const { older, marked, known } = await storeAge(keys, store);
+  if (older && !marked) await keys.obtain(PLAIN_LOG_SUBJECT);
+  const key = known.get(IDENTIFIER_NAMES_SUBJECT) ?? (await keys.obtain(IDENTIFIER_NAMES_SUBJECT));
+  return older ? new IdentifierNames(key, store) : IdentifierNames.keyed(key);
+}
+
+/** Whether the store is an older one (openIdentifierNames), read without making any key: a copy's source is only read. */
+export async function isOlderStore(keys: Pick<PersonalKeyStore, 'find'>, store: EventStore): Promise<boolean> {
+  return (await storeAge(keys, store)).older;
+}
+
+async function storeAge(keys: Pick<PersonalKeyStore, 'find'>, store: EventStore) {
   const empty = (await store.headPosition()) === undefined;
   const known = await keys.find([IDENTIFIER_NAMES_SUBJECT, PLAIN_LOG_SUBJECT]);
-  let plain = known.has(PLAIN_LOG_SUBJECT);
-  if (!empty && !plain && !known.has(IDENTIFIER_NAMES_SUBJECT)) {
-    await keys.obtain(PLAIN_LOG_SUBJECT);
-    plain = true;
-  }
-  const key = known.get(IDENTIFIER_NAMES_SUBJECT) ?? (await keys.obtain(IDENTIFIER_NAMES_SUBJECT));
-  return plain ? new IdentifierNames(key, store) : IdentifierNames.keyed(key);
+  const marked = known.has(PLAIN_LOG_SUBJECT);
+  return { older: marked || (!empty && !known.has(IDENTIFIER_NAMES_SUBJECT)), marked, known };
 }
