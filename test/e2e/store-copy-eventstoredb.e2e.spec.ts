@@ -198,13 +198,29 @@ describe('the golden store through EventStoreDB: copied in, sealed into a new da
       ]),
     );
 
-    // Run again, it walks the copy once more: nothing doubled.
-    expect(await runChorus(['store:seal-personal-data', '--yes', '--into', sealed.url], settings)).toMatchObject({
-      code: 0,
-    });
+    // Run again once it has ended: the keys go again, and nothing is copied twice.
+    const again = await runChorus(['store:seal-personal-data', '--yes', '--into', sealed.url, '--json'], settings);
+    expect({ code: again.code, stderr: again.stderr }).toEqual({ code: 0, stderr: '' });
+    expect(JSON.parse(again.stdout)).toMatchObject({ sealed: false, sealedThere: true, examined: 0 });
     expect(
       sealed.server.userRecords().filter((record) => !record.streamId.startsWith('chorus-personal-key-')),
     ).toHaveLength(97);
+  });
+
+  it('refuses to call a sealing ended when the old database has moved on since', async () => {
+    const settings = { DATA_DIR: join(root, 'older-node'), EVENTSTORE_CONNECTION_STRING: older.url, ...golden };
+    const writer = EventStoreDbEventStore.connect(older.url);
+    try {
+      await writer.append('organization-written-late', [siteAdded(0)], 'no_stream');
+    } finally {
+      await writer.close();
+    }
+    const held = sealed.server.all.length;
+    expect(await runChorus(['store:seal-personal-data', '--yes', '--into', sealed.url], settings)).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('holds events written after it was sealed into'),
+    });
+    expect(sealed.server.all.length).toBe(held);
   });
 
   it('comes back into the embedded store at the golden positions and times, and reads as golden.json says', async () => {

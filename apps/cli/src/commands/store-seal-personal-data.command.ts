@@ -56,8 +56,18 @@ async function sealByCopy(config: Config, into: string): Promise<CliOutput> {
   const result = await sealIntoNewDatabase(config, into);
   if (!result.sealed)
     return {
-      json: { sealed: false, examined: 0, rewritten: 0, renamedStreams: 0, from: result.from, to: result.to },
-      text: `${result.from} is sealed already: nothing to do (\`chorus store:copy\` moves it as it is).`,
+      json: {
+        sealed: false,
+        sealedThere: result.sealedThere,
+        examined: 0,
+        rewritten: 0,
+        renamedStreams: 0,
+        from: result.from,
+        to: result.to,
+      },
+      text: result.sealedThere
+        ? `${result.from} was sealed into ${result.to} already; the keys and erasures made since were copied again.`
+        : `${result.from} is sealed already: nothing to do (\`chorus store:copy\` moves it as it is).`,
     };
   return {
     json: result,

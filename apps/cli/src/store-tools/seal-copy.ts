@@ -6,10 +6,11 @@ import { PersonalKeys } from '#application';
 import { EventStoreDbSealingCopy, type EventStoreDbCopies } from '#event-store';
 import { isOlderStore, openIdentifierNames, sealPersonalData } from '#identity';
 import { copyKeys, CopyRefused } from './copy-log.js';
-import { openConfiguredStore, openStoreAt } from './stores.js';
+import { openConfiguredStore, openStoreAt, type OpenedStore } from './stores.js';
 
 export type SealCopyResult =
-  | { sealed: false; from: string; to: string }
+  /** `sealedThere`: the sealing into `to` had ended already; the keys and erasures made since were copied again. */
+  | { sealed: false; from: string; to: string; sealedThere: boolean }
   | { sealed: true; from: string; to: string; examined: number; rewritten: number; renamedStreams: number };
 
 /** A new database the copy cannot write into (EventStoreDbSealingCopy's RangeError) is a refusal naming it. */
@@ -20,6 +21,21 @@ async function refusedAsWords<T>(work: Promise<T>, targetName: string): Promise<
     if (error instanceof RangeError) throw new CopyRefused(`${targetName}: ${error.message}`);
     throw error;
   }
+}
+
+/**
+ * Whether an earlier run sealed the whole log into the target: its events are there and its mark of an older store is
+ * gone (sealPersonalData erases it last). The old database must not have moved on since: its servers were stopped.
+ */
+async function sealingEnded(source: OpenedStore, target: OpenedStore): Promise<boolean> {
+  if ((await target.events.headPosition()) === undefined || (await isOlderStore(target.keys, target.events)))
+    return false;
+  const [theirs, ours] = await Promise.all([source.lastCopied(), target.lastCopied()]);
+  if (theirs?.id !== ours?.id)
+    throw new CopyRefused(
+      `${source.name} holds events written after it was sealed into ${target.name}: stop every server of it, and seal it again into a new, empty database`,
+    );
+  return true;
 }
 
 export async function sealIntoNewDatabase(config: Config, into: string): Promise<SealCopyResult> {
@@ -37,12 +53,16 @@ export async function sealIntoNewDatabase(config: Config, into: string): Promise
         throw new CopyRefused(`--into names ${source.name}, the store to seal: name a new, empty database`);
       // Without making a key there: the old database is only read.
       if (!(await isOlderStore(source.keys, source.events)))
-        return { sealed: false, from: source.name, to: target.name };
+        return { sealed: false, from: source.name, to: target.name, sealedThere: false };
       const rewriter = new EventStoreDbSealingCopy(source.copyLog as EventStoreDbCopies, {
         log: target.copyLog as EventStoreDbCopies,
         store: target.events,
       });
       await refusedAsWords(rewriter.checkTarget(), target.name);
+      if (await sealingEnded(source, target)) {
+        await copyKeys(source.keys, target.keys, target.name);
+        return { sealed: false, from: source.name, to: target.name, sealedThere: true };
+      }
       // Every key goes first, so the new database opens what the old one sealed already, and the names key stays.
       await copyKeys(source.keys, target.keys, target.name);
       const keys = new PersonalKeys(target.keys);

@@ -2,7 +2,7 @@
 // month's), and the streams named by an unkeyed hash of an address, a username or a Google account take their keyed
 // names, in place: same positions, ids, types and times. Each rewritten event is read back and must open to what it
 // held before, or nothing is kept (docs/privacy.md, Older stores).
-import { randomBytes } from 'node:crypto';
+import { hkdfSync } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import { type PersonalKeys, SealingEventStore } from '#application';
 import { PERSONAL_DATA, identifierClaimDecider, type ClaimKind } from '#domain';
@@ -64,13 +64,14 @@ export async function sealPersonalData(options: SealPersonalDataOptions): Promis
         throw new PersonalDataSealError(original.position);
     },
   );
-  // Only now may the names of the older store stop being read: a crash before this point leaves them readable.
+  // Only now may the names of the older store stop being read: a crash before this point leaves them readable. The keys
+  // the erased were sealed under go with the mark.
   await options.keys.erase(PLAIN_LOG_SUBJECT);
   return { ...result, renamedStreams: renames.size };
 }
 
 /**
- * Before the rewrite holds the log: every key it will need (made now; a person already erased gets one no one keeps,
+ * Before the rewrite holds the log: every key it will need (made now; a person already erased gets one no one keeps, keyNobodyKeeps,
  * so what the log still held of them in clear reads as erased), and every claim stream under an unkeyed name whose
  * value some event still holds (the person's own stream, or the membership that reserved an address), mapped to its
  * keyed name. A claim whose value no event holds any more is a released one: nobody signs in with it.
@@ -103,6 +104,18 @@ async function prepare(sealing: SealingEventStore, options: SealPersonalDataOpti
     }
   }
   const keys = await options.keys.obtainAll(subjects);
-  for (const subject of subjects) if (!keys.has(subject)) keys.set(subject, randomBytes(PERSONAL_KEY_BYTES));
+  const unkept = [...subjects].filter((subject) => !keys.has(subject));
+  if (unkept.length > 0) {
+    const mark = await options.keys.obtain(PLAIN_LOG_SUBJECT);
+    for (const subject of unkept) keys.set(subject, keyNobodyKeeps(mark, subject));
+  }
   return { renames, keys };
 }
+
+/**
+ * The key an erased person's values are sealed under: derived from the older store's mark, so that a run killed part way
+ * and run again opens what it sealed before, and gone with the mark, which the run erases last. Their own subject
+ * stays erased throughout, so no reader ever opens these values.
+ */
+const keyNobodyKeeps = (mark: Buffer, subject: string): Buffer =>
+  Buffer.from(hkdfSync('sha256', mark, Buffer.alloc(0), `chorus sealing of erased ${subject}`, PERSONAL_KEY_BYTES));
