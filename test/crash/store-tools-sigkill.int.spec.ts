@@ -1,9 +1,9 @@
-// `chorus store:copy`, `store:backup` and `store:restore` killed with SIGKILL at random moments: the next copy and the
-// next restore end with the source's log and keys exactly (nothing lost, nothing doubled, no erased key back), and a
+// `chorus store:copy`, `store:chain`, `store:backup` and `store:restore` killed with SIGKILL at random moments: the next
+// copy, chaining and restore end with the source's log and keys exactly (nothing lost, nothing doubled, no erased key back), and a
 // backup cut short is refused by every restore. The built command line, the embedded store.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -281,6 +281,49 @@ describe('store:copy killed with SIGKILL', () => {
     // Finished: the log's keys are built again and servers open it.
     const served = await PostgresEventStore.connect({ connectionString: target.databaseUrl });
     await served.close();
+  }, 300_000);
+});
+
+/** Every event of an embedded store with its hash in the chain (null: not chained yet), as hex. */
+async function chainOfStore(dataDir: string): Promise<Array<{ position: bigint; id: string; hash: string | null }>> {
+  const store = SqliteEventStore.open({ file: join(dataDir, 'events.sqlite') });
+  try {
+    const events = await store.readChain(0n, 10_000_000);
+    return events.map((event) => ({
+      position: event.position,
+      id: event.id,
+      hash: event.hash?.toString('hex') ?? null,
+    }));
+  } finally {
+    await store.close();
+  }
+}
+
+describe('store:chain killed with SIGKILL', () => {
+  it('gives the rest of the hashes on the next run, the same as a run left to end would have', async () => {
+    const unchained = freshDir('unchained');
+    await seedEventLog(unchained, organizations);
+    const whole = freshDir('chained-whole');
+    cpSync(unchained, whole, { recursive: true });
+    const full = await timed(['store:chain', '--yes', '--json'], whole);
+    expect(full.run).toMatchObject({ code: 0 });
+    const expected = await chainOfStore(whole);
+    expect(expected.every((event) => event.hash !== null)).toBe(true);
+    log(`a full store:chain of ${expected.length} events took ${full.ms} ms`);
+
+    for (let round = 1; round <= 3; round += 1) {
+      await killedAfter(['store:chain', '--yes', '--json'], unchained, momentIn(0, full.ms));
+      // Page by page, in log order: the hashes given are those of the run left to end, and no event after has one.
+      const there = await chainOfStore(unchained);
+      const firstUnchained = there.findIndex((event) => event.hash === null);
+      const upTo = firstUnchained === -1 ? there.length : firstUnchained;
+      log(`round ${round}: ${upTo} of ${there.length} events chained`);
+      expect(there.slice(0, upTo)).toEqual(expected.slice(0, upTo));
+      expect(there.slice(upTo)).toEqual(expected.slice(upTo).map((event) => ({ ...event, hash: null })));
+    }
+    expect(await runChorus(['store:chain', '--yes', '--json'], settings(unchained))).toMatchObject({ code: 0 });
+    expect(await chainOfStore(unchained)).toEqual(expected);
+    expect(await runChorus(['store:verify', '--json'], settings(unchained))).toMatchObject({ code: 0 });
   }, 300_000);
 });
 
