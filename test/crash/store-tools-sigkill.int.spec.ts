@@ -1,6 +1,7 @@
 // `chorus store:copy`, `store:chain`, `store:backup` and `store:restore` killed with SIGKILL at random moments: the next
 // copy, chaining and restore end with the source's log and keys exactly (nothing lost, nothing doubled, no erased key back), and a
-// backup cut short is refused by every restore. The built command line, the embedded store.
+// backup cut short is refused by every restore; a restore into PostgreSQL cut short keeps every node from serving it until
+// it is finished, from any node. The built command line, the embedded store and PostgreSQL.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
@@ -8,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   PERSONAL_KEYS_FILE,
+  postgresRestoreMark,
   SqliteEventStore,
   SqlitePersonalKeys,
   UnfinishedImport,
@@ -187,6 +189,7 @@ beforeAll(async () => {
 
 afterAll(() => {
   for (const child of started) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  postgresServer?.stop();
   rmSync(root, { recursive: true, force: true });
 });
 
@@ -244,8 +247,6 @@ describe('store:copy killed with SIGKILL', () => {
 });
 
 (postgresServer === undefined ? describe.skip : describe)('store:copy into PostgreSQL killed with SIGKILL', () => {
-  afterAll(() => postgresServer?.stop());
-
   it('goes on where it stopped and ends with the source log and keys exactly, batch by batch in between', async () => {
     const server = postgresServer as PostgresServer;
     const copy = ['store:copy', '--from', sourceDir, '--json'];
@@ -445,4 +446,57 @@ describe('store:backup and store:restore killed with SIGKILL', () => {
     const subjects = new Set(sourceKeys.map((record) => record.subject));
     expect((await storedKeys(target)).filter((record) => subjects.has(record.subject))).toEqual(sourceKeys);
   }, 300_000);
+
+  (postgresServer === undefined ? it.skip : it)(
+    'into PostgreSQL: marks the database, so that no node serves it, and the same restore from another node finishes it',
+    async () => {
+      const databaseUrl = await (postgresServer as PostgresServer).createDatabase('restore_killed');
+      const args = ['store:restore', '--from', goodBackup, '--yes', '--json'];
+      // Killed once the mark says the log is copied: the log is whole there, its erasures and read models not yet.
+      let copied = false;
+      let looking = false;
+      const watching = setInterval(() => {
+        if (looking || copied) return;
+        looking = true;
+        void postgresRestoreMark(databaseUrl)
+          .then((mark) => (copied = mark !== undefined && (JSON.parse(mark) as { copied?: boolean }).copied === true))
+          .finally(() => (looking = false));
+      }, 10);
+      const outcome = await killedAfter(
+        args,
+        { dataDir: freshDir('pg-restore-node-a'), databaseUrl },
+        momentIn(0, 200),
+        {
+          what: 'its copy was marked done',
+          holds: () => copied,
+        },
+      );
+      clearInterval(watching);
+      expect(outcome).toBe('killed');
+      expect((await postgresLog(databaseUrl)).events).toEqual(sourceEvents);
+
+      // A node that never ran the restore: its DATA_DIR holds no mark, the database does.
+      const otherNode = freshDir('pg-restore-node-b');
+      const server = spawn(process.execPath, [join(repositoryRoot, 'dist', 'apps', 'api', 'src', 'main.js')], {
+        cwd: repositoryRoot,
+        env: { PATH: process.env.PATH, NODE_ENV: 'test', DATA_DIR: otherNode, DATABASE_URL: databaseUrl, PORT: '0' },
+        stdio: ['ignore', 'ignore', 'pipe'],
+      });
+      started.push(server);
+      let stderr = '';
+      server.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+      expect(await new Promise((resolve) => server.once('exit', resolve))).toBe(1);
+      expect(stderr).toContain(
+        'a restore into it has not finished; run the same `chorus store:restore` again, from any node',
+      );
+
+      // The same restore, from that other node: taken up where it stopped, and the mark gone at its end.
+      const finished = await runChorus(args, settings({ dataDir: otherNode, databaseUrl }));
+      expect({ code: finished.code, stderr: finished.stderr }).toEqual({ code: 0, stderr: '' });
+      expect(JSON.parse(finished.stdout)).toMatchObject({ events: sourceEvents.length, readModels: 'verified' });
+      expect(await postgresRestoreMark(databaseUrl)).toBeUndefined();
+      expect((await postgresLog(databaseUrl)).events).toEqual(sourceEvents);
+    },
+    300_000,
+  );
 });

@@ -81,5 +81,5 @@ export { expiresAt, PersonalDataRetention } from './privacy/personal-data-retent
 export { PersonalDataExport, type PersonalDataCopy } from './privacy/personal-data-export.js';
 export { webhookExample, webhookPayloadSchema, WEBHOOK_PAYLOADS } from './webhooks/webhook-payloads.js';
 export { WEBHOOK_RUN } from './webhooks/endpoint-sender.js';
-export { RESTORE_MARKER, restoreUnderWay } from './start-up/restore-under-way.js';
+export { postgresOf, RESTORE_MARKER, restoreUnderWay } from './start-up/restore-under-way.js';
 export { CheckpointRefusal, HistoryCheckpoints } from './history-proof/history-checkpoints.js';

@@ -20,7 +20,7 @@ try {
   process.exit(1);
 }
 
-const restoring = restoreUnderWay(config.dataDir);
+const restoring = await restoreUnderWay(config);
 if (restoring !== undefined) {
   console.error(restoring);
   process.exit(1);

@@ -14,6 +14,7 @@ export * from './history-checkpoint.js';
 export * from './history-proof-file.js';
 export * from './history-signing-key.js';
 export * from './unfinished-import.js';
+export * from './postgres-restore-mark.js';
 export { ForwardingEventStore } from './forwarding-event-store.js';
 export {
   openEventStore,

@@ -393,6 +393,15 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
       CREATE TABLE store_import (only_row boolean PRIMARY KEY DEFAULT true CHECK (only_row), started_at timestamptz NOT NULL DEFAULT now());
     `,
   },
+  {
+    version: 7,
+    name: 'a restore under way is marked in the store, which every node shares',
+    sql: `
+      -- One row from a restore's first write to the end of its erasures and its check of the read models: no server, on
+      -- any node, starts on the store meanwhile, and the same restore run from any node takes it up (restore-mark.ts).
+      CREATE TABLE store_restore (only_row boolean PRIMARY KEY DEFAULT true CHECK (only_row), marker jsonb NOT NULL, started_at timestamptz NOT NULL DEFAULT now());
+    `,
+  },
 ];
 
 /** Under the log lock: two nodes may open at once. */

@@ -4,11 +4,17 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { copyFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { RESTORE_MARKER } from '#api';
+import { postgresOf, RESTORE_MARKER } from '#api';
 import type { Config } from '#config';
 import { identifierClaimDecider, PERSON_SUBJECT_PREFIX, type IdentifierReleased } from '#domain';
 import type { HeldClaim } from '#identity';
-import { PERSONAL_KEYS_FILE, type StoredEvent } from '#event-store';
+import {
+  clearPostgresRestoreMark,
+  markPostgresRestore,
+  PERSONAL_KEYS_FILE,
+  postgresRestoreMark,
+  type StoredEvent,
+} from '#event-store';
 import { backupKeyOf, decryptFile } from './backup-crypto.js';
 import { BackupRefused, verifiedManifest, type Manifest } from './backup-manifest.js';
 import { EVENTS_FILE, SECRETS_FOLDER, SESSION_SECRET_FILE } from './backup.js';
@@ -85,31 +91,48 @@ function secretToWrite(work: string, config: Config): string | undefined {
   return existsSync(present) ? undefined : secret;
 }
 
-// The marker (RESTORE_MARKER) is written into DATA_DIR before a restore writes anything and deleted once it has
-// verified the read models: a restore cut short (kill -9) is taken up by the same command with the same backup and
-// point, a server refuses to start on a store still being restored, and any other restore is refused.
+// The marker is written into the store (restore-under-way.ts: DATA_DIR's RESTORE_MARKER, or PostgreSQL's own row)
+// before a restore writes anything and cleared once it has verified the read models: a restore cut short (kill -9) is
+// taken up by the same command with the same backup and point, from any node on PostgreSQL; no server starts on a
+// store still being restored, and any other restore is refused.
 type Marker = { storeId: string; takenAt: string; lastPosition: string; asOf: string | null; copied?: boolean };
 
-const markerPath = (config: Config): string => join(config.dataDir, RESTORE_MARKER);
+/** The same backup and point, field by field: PostgreSQL's jsonb keeps the fields in an order of its own. */
+const sameRestore = (one: Partial<Marker>, other: Marker): boolean =>
+  one.storeId === other.storeId &&
+  one.takenAt === other.takenAt &&
+  one.lastPosition === other.lastPosition &&
+  one.asOf === other.asOf;
 
-function markerOf(config: Config): Marker | undefined {
+async function markerOf(config: Config): Promise<Marker | undefined> {
+  const databaseUrl = postgresOf(config);
   try {
-    return JSON.parse(readFileSync(markerPath(config), 'utf8')) as Marker;
-  } catch {
-    return undefined;
+    const text =
+      databaseUrl === undefined
+        ? readFileSync(join(config.dataDir, RESTORE_MARKER), 'utf8')
+        : await postgresRestoreMark(databaseUrl);
+    return text === undefined ? undefined : (JSON.parse(text) as Marker);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
   }
+}
+
+async function writeMarker(config: Config, marker: Marker): Promise<void> {
+  const databaseUrl = postgresOf(config);
+  if (databaseUrl !== undefined) return markPostgresRestore(databaseUrl, JSON.stringify(marker));
+  return writeWhole(join(config.dataDir, RESTORE_MARKER), `${JSON.stringify(marker)}\n`);
+}
+
+export async function endRestore(config: Config): Promise<void> {
+  const databaseUrl = postgresOf(config);
+  if (databaseUrl !== undefined) return clearPostgresRestoreMark(databaseUrl);
+  await rm(join(config.dataDir, RESTORE_MARKER), { force: true });
 }
 
 async function alreadyCopied(target: OpenedStore): Promise<CopyResult> {
   const events = (await target.exact?.countEvents()) ?? 0;
   return { alreadyThere: events, copied: 0, keys: 0, erasures: 0, headPosition: await target.events.headPosition() };
-}
-
-const writeMarker = (config: Config, marker: Marker): Promise<void> =>
-  writeWhole(markerPath(config), `${JSON.stringify(marker)}\n`);
-
-export async function endRestore(config: Config): Promise<void> {
-  await rm(markerPath(config), { force: true });
 }
 
 /** The user ids of the people whose key is held erased. */
@@ -162,9 +185,9 @@ export async function restoreLog(config: Config, from: string, point: RestorePoi
         lastPosition: last.toString(),
         asOf: point.asOf ?? null,
       };
-      const { copied = false, ...earlier } = markerOf(config) ?? {};
+      const { copied = false, ...earlier } = (await markerOf(config)) ?? {};
       if (Object.keys(earlier).length === 0) await refuseUnlessEmpty(target);
-      else if (JSON.stringify(earlier) !== JSON.stringify(marker))
+      else if (!sameRestore(earlier, marker))
         throw new BackupRefused(
           `${target.name} holds a restore of another backup or to another point, cut short: restore into an empty store`,
         );
