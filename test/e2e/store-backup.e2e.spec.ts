@@ -2,13 +2,13 @@
 // an embedded store that a running server keeps writing to. A restored store serves: the old passwords sign in, the
 // organizations and their History are there, and the people erased after the backup stay erased.
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { newCommandContext, type PersonalKeys } from '#application';
 import { personSubject } from '#domain';
 import { PERSONAL_KEYS, SqliteEventStore, type StoredEvent } from '#event-store';
-import { PersonalDataErasure } from '#api';
+import { erasuresFileOf, PersonalDataErasure } from '#api';
 import { createApiKey } from '../support/api-keys.js';
 import { startAuthApp, type AuthApp } from '../support/auth-app.js';
 import { ensureCliBuilt, runChorus } from '../support/chorus-cli.js';
@@ -182,7 +182,7 @@ describe('chorus store:backup and store:restore', () => {
     const before = await backUp();
 
     await source.app.get(PersonalDataErasure).erase(leavingId, newCommandContext('cli'));
-    const records = readFileSync(join(backups, 'erasures.jsonl'), 'utf8');
+    const records = readFileSync(join(backups, erasuresFileOf(hostname())), 'utf8');
     expect(records).toContain(leavingId);
     expect(records).not.toContain(leaving);
 
@@ -279,7 +279,7 @@ describe('chorus store:backup and store:restore', () => {
     expect(run).toMatchObject({ code: 0 });
     expect(whole()).toEqual([newest]);
     // The erasure record is not a backup: it stays.
-    expect(existsSync(join(backups, 'erasures.jsonl'))).toBe(true);
+    expect(existsSync(join(backups, erasuresFileOf(hostname())))).toBe(true);
   }, 60_000);
 });
 

@@ -76,7 +76,7 @@ export { startUpBanner } from './start-up/start-up-banner.js';
 export { webRoot } from './web/web-root.js';
 export { SsoDomainVerification } from './sso/sso-domain-verification.js';
 export { PersonalDataErasure, type ErasureResult } from './privacy/personal-data-erasure.js';
-export { ERASURES_FILE, erasureRecords, type ErasureRecord } from './privacy/erasure-records.js';
+export { ERASURES_FILE, erasureRecords, erasuresFileOf, type ErasureRecord } from './privacy/erasure-records.js';
 export { expiresAt, PersonalDataRetention } from './privacy/personal-data-retention.js';
 export { PersonalDataExport, type PersonalDataCopy } from './privacy/personal-data-export.js';
 export { webhookExample, webhookPayloadSchema, WEBHOOK_PAYLOADS } from './webhooks/webhook-payloads.js';
