@@ -68,7 +68,7 @@ export async function sealIntoNewDatabase(config: Config, into: string): Promise
       const keys = new PersonalKeys(target.keys);
       const names = await openIdentifierNames(keys, source.events);
       const sealed = await refusedAsWords(
-        sealPersonalData({ store: source.events, rewriter, keys, names }),
+        sealPersonalData({ store: source.events, rewriter, keys, names, resumed: true }),
         target.name,
       );
       // Keys made and erasures done in the old database while the copy ran.

@@ -2,7 +2,7 @@
 // month's), and the streams named by an unkeyed hash of an address, a username or a Google account take their keyed
 // names, in place: same positions, ids, types and times. Each rewritten event is read back and must open to what it
 // held before, or nothing is kept (docs/privacy.md, Older stores).
-import { hkdfSync } from 'node:crypto';
+import { hkdfSync, randomBytes } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import { type PersonalKeys, SealingEventStore } from '#application';
 import { PERSONAL_DATA, identifierClaimDecider, type ClaimKind } from '#domain';
@@ -28,12 +28,16 @@ export class PersonalDataSealError extends Error {
   }
 }
 
-/** `store`: the adapter itself, below any sealing. Run with every server stopped. */
+/**
+ * `store`: the adapter itself, below any sealing. Run with every server stopped. `resumed`: a rewriter whose run, cut
+ * short, is taken up by the next (a copy into a new database), rather than undone whole (a transaction in place).
+ */
 export type SealPersonalDataOptions = {
   store: EventStore;
   rewriter: LogRewriter;
   keys: PersonalKeys;
   names: IdentifierNames;
+  resumed?: boolean;
 };
 
 export async function sealPersonalData(options: SealPersonalDataOptions): Promise<SealPersonalDataResult> {
@@ -71,7 +75,7 @@ export async function sealPersonalData(options: SealPersonalDataOptions): Promis
 }
 
 /**
- * Before the rewrite holds the log: every key it will need (made now; a person already erased gets one no one keeps, keyNobodyKeeps,
+ * Before the rewrite holds the log: every key it will need (made now; a person already erased gets one no one keeps,
  * so what the log still held of them in clear reads as erased), and every claim stream under an unkeyed name whose
  * value some event still holds (the person's own stream, or the membership that reserved an address), mapped to its
  * keyed name. A claim whose value no event holds any more is a released one: nobody signs in with it.
@@ -105,17 +109,17 @@ async function prepare(sealing: SealingEventStore, options: SealPersonalDataOpti
   }
   const keys = await options.keys.obtainAll(subjects);
   const unkept = [...subjects].filter((subject) => !keys.has(subject));
-  if (unkept.length > 0) {
-    const mark = await options.keys.obtain(PLAIN_LOG_SUBJECT);
-    for (const subject of unkept) keys.set(subject, keyNobodyKeeps(mark, subject));
-  }
+  const mark = unkept.length > 0 && options.resumed === true ? await options.keys.obtain(PLAIN_LOG_SUBJECT) : undefined;
+  for (const subject of unkept)
+    keys.set(subject, mark === undefined ? randomBytes(PERSONAL_KEY_BYTES) : keyNobodyKeeps(mark, subject));
   return { renames, keys };
 }
 
 /**
- * The key an erased person's values are sealed under: derived from the older store's mark, so that a run killed part way
- * and run again opens what it sealed before, and gone with the mark, which the run erases last. Their own subject
- * stays erased throughout, so no reader ever opens these values.
+ * The key an erased person's values are sealed under by a rewrite that resumes: derived from the older store's mark, so
+ * that a run killed part way and run again opens what it sealed before, and gone with the mark, which the run erases
+ * last. Their own subject stays erased throughout, so no reader ever opens these values. In place, the rewrite is one
+ * transaction, and a random key nobody keeps leaves nothing behind at all.
  */
 const keyNobodyKeeps = (mark: Buffer, subject: string): Buffer =>
   Buffer.from(hkdfSync('sha256', mark, Buffer.alloc(0), `chorus sealing of erased ${subject}`, PERSONAL_KEY_BYTES));
