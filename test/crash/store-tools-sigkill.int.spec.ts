@@ -246,44 +246,71 @@ describe('store:copy killed with SIGKILL', () => {
   }, 300_000);
 });
 
-(postgresServer === undefined ? describe.skip : describe)('store:copy into PostgreSQL killed with SIGKILL', () => {
-  it('goes on where it stopped and ends with the source log and keys exactly, batch by batch in between', async () => {
-    const server = postgresServer as PostgresServer;
-    const copy = ['store:copy', '--from', sourceDir, '--json'];
-    const measured = { dataDir: freshDir('pg-measure'), databaseUrl: await server.createDatabase('copy_measure') };
-    const full = await timed(copy, measured);
-    expect(full.run).toMatchObject({ code: 0 });
-    log(`a full store:copy into PostgreSQL of ${sourceEvents.length} events took ${full.ms} ms`);
+(postgresServer === undefined ? describe.skip : describe)(
+  'store:copy into PostgreSQL and store:backup from it killed with SIGKILL',
+  () => {
+    it('goes on where it stopped and ends with the source log and keys exactly; a backup of it cut short is refused', async () => {
+      const server = postgresServer as PostgresServer;
+      const copy = ['store:copy', '--from', sourceDir, '--json'];
+      const measured = { dataDir: freshDir('pg-measure'), databaseUrl: await server.createDatabase('copy_measure') };
+      const full = await timed(copy, measured);
+      expect(full.run).toMatchObject({ code: 0 });
+      log(`a full store:copy into PostgreSQL of ${sourceEvents.length} events took ${full.ms} ms`);
 
-    const target = { dataDir: freshDir('pg-copy'), databaseUrl: await server.createDatabase('copy_killed') };
-    for (let round = 1; round <= 3; round += 1) {
-      await killedAfter(copy, target, momentIn(0, full.ms));
-      // A batch is one transaction: a prefix of the source, whatever moment the kill took.
-      const { events } = await postgresLog(target.databaseUrl);
-      log(`round ${round}: ${events.length} of ${sourceEvents.length} events copied into PostgreSQL`);
-      expect(events).toEqual(sourceEvents.slice(0, events.length));
-      // Part of the log, without its unique keys yet: no server opens it, the tools say what to do.
-      if (events.length > 0 && events.length < sourceEvents.length) {
-        await expect(PostgresEventStore.connect({ connectionString: target.databaseUrl })).rejects.toThrow(
-          UnfinishedImport,
-        );
-        const refused = await runChorus(['store:verify', '--json'], settings(target));
-        expect(refused.code).toBe(1);
-        expect(JSON.parse(refused.stderr)).toMatchObject({ code: 'IMPORT_UNFINISHED' });
+      const target = { dataDir: freshDir('pg-copy'), databaseUrl: await server.createDatabase('copy_killed') };
+      for (let round = 1; round <= 3; round += 1) {
+        await killedAfter(copy, target, momentIn(0, full.ms));
+        // A batch is one transaction: a prefix of the source, whatever moment the kill took.
+        const { events } = await postgresLog(target.databaseUrl);
+        log(`round ${round}: ${events.length} of ${sourceEvents.length} events copied into PostgreSQL`);
+        expect(events).toEqual(sourceEvents.slice(0, events.length));
+        // Part of the log, without its unique keys yet: no server opens it, the tools say what to do.
+        if (events.length > 0 && events.length < sourceEvents.length) {
+          await expect(PostgresEventStore.connect({ connectionString: target.databaseUrl })).rejects.toThrow(
+            UnfinishedImport,
+          );
+          const refused = await runChorus(['store:verify', '--json'], settings(target));
+          expect(refused.code).toBe(1);
+          expect(JSON.parse(refused.stderr)).toMatchObject({ code: 'IMPORT_UNFINISHED' });
+        }
       }
-    }
 
-    expect(await runChorus(copy, settings(target))).toMatchObject({ code: 0 });
-    const verified = await runChorus(['store:verify', '--against', sourceDir, '--json'], settings(target));
-    expect(JSON.parse(verified.stdout)).toMatchObject({ equal: true, events: sourceEvents.length });
-    const copied = await postgresLog(target.databaseUrl);
-    expect(copied.events).toEqual(sourceEvents);
-    expect(copied.keys).toEqual(await storedKeys(sourceDir));
-    // Finished: the log's keys are built again and servers open it.
-    const served = await PostgresEventStore.connect({ connectionString: target.databaseUrl });
-    await served.close();
-  }, 300_000);
-});
+      expect(await runChorus(copy, settings(target))).toMatchObject({ code: 0 });
+      const verified = await runChorus(['store:verify', '--against', sourceDir, '--json'], settings(target));
+      expect(JSON.parse(verified.stdout)).toMatchObject({ equal: true, events: sourceEvents.length });
+      const copied = await postgresLog(target.databaseUrl);
+      expect(copied.events).toEqual(sourceEvents);
+      expect(copied.keys).toEqual(await storedKeys(sourceDir));
+      // Finished: the log's keys are built again and servers open it.
+      const served = await PostgresEventStore.connect({ connectionString: target.databaseUrl });
+      await served.close();
+
+      // Backed up from PostgreSQL and killed at random moments: a folder cut short has no manifest, and no restore takes
+      // it; a whole one holds the log exactly.
+      const pgBackups = join(root, 'pg-backups');
+      const backUp = ['store:backup', '--to', pgBackups, '--json'];
+      const fullBackup = await timed(backUp, target);
+      expect(fullBackup.run).toMatchObject({ code: 0 });
+      log(`a full store:backup of PostgreSQL took ${fullBackup.ms} ms`);
+      for (let round = 1; round <= 3; round += 1) await killedAfter(backUp, target, momentIn(0, fullBackup.ms));
+      const folders = readdirSync(pgBackups, { withFileTypes: true })
+        .filter((entry) => entry.isDirectory())
+        .map((entry) => join(pgBackups, entry.name));
+      const cutShort = folders.filter((folder) => !existsSync(join(folder, 'manifest.json')));
+      log(
+        `the kills left ${folders.length - 1} more backup folder(s) of PostgreSQL, ${cutShort.length} without manifest.json`,
+      );
+      for (const folder of cutShort) {
+        const refused = await runChorus(['store:restore', '--from', folder, '--yes'], settings(freshDir('pg-refused')));
+        expect(refused).toMatchObject({ code: 1, stderr: expect.stringContaining('manifest.json') });
+      }
+      for (const folder of folders.filter((one) => !cutShort.includes(one))) {
+        const verified = await runChorus(['store:verify', '--against', folder, '--json'], settings(target));
+        expect(JSON.parse(verified.stdout)).toMatchObject({ equal: true, events: sourceEvents.length });
+      }
+    }, 300_000);
+  },
+);
 
 /** Every event of an embedded store with its hash in the chain (null: not chained yet), as hex. */
 async function chainOfStore(dataDir: string): Promise<Array<{ position: bigint; id: string; hash: string | null }>> {
