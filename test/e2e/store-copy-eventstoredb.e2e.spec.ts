@@ -51,6 +51,16 @@ async function embeddedEvents(dataDir: string): Promise<StoredEvent[]> {
   }
 }
 
+/** A new stream of one event, written by a server on EventStoreDB rather than by a copy. */
+async function writeNatively(url: string, streamId: string): Promise<void> {
+  const writer = EventStoreDbEventStore.connect(url);
+  try {
+    await writer.append(streamId, [siteAdded(0)], 'no_stream');
+  } finally {
+    await writer.close();
+  }
+}
+
 const noteOf = (record: WireRecord) => copiedFromOf(JSON.parse(record.metadata.toString('utf8')));
 
 /** `chorus store:copy` sent SIGKILL after a random moment, until a run ends by itself. */
@@ -157,12 +167,7 @@ describe('the golden store through EventStoreDB: copied in, sealed into a new da
 
     // A database that holds another log: refused before a key or an event is written there.
     const other = await database();
-    const writer = EventStoreDbEventStore.connect(other.url);
-    try {
-      await writer.append('organization-elsewhere', [siteAdded(0)], 'no_stream');
-    } finally {
-      await writer.close();
-    }
+    await writeNatively(other.url, 'organization-elsewhere');
     const held = other.server.all.length;
     expect(await runChorus(['store:seal-personal-data', '--yes', '--into', other.url], settings)).toMatchObject({
       code: 1,
@@ -209,12 +214,7 @@ describe('the golden store through EventStoreDB: copied in, sealed into a new da
 
   it('refuses to call a sealing ended when the old database has moved on since', async () => {
     const settings = { DATA_DIR: join(root, 'older-node'), EVENTSTORE_CONNECTION_STRING: older.url, ...golden };
-    const writer = EventStoreDbEventStore.connect(older.url);
-    try {
-      await writer.append('organization-written-late', [siteAdded(0)], 'no_stream');
-    } finally {
-      await writer.close();
-    }
+    await writeNatively(older.url, 'organization-written-late');
     const held = sealed.server.all.length;
     expect(await runChorus(['store:seal-personal-data', '--yes', '--into', sealed.url], settings)).toMatchObject({
       code: 1,
@@ -245,12 +245,7 @@ describe('the golden store through EventStoreDB: copied in, sealed into a new da
     const laterDir = join(root, 'later');
     const settings = { DATA_DIR: laterDir, ...golden };
     expect(await runChorus(['store:copy', '--from', sealed.url], settings)).toMatchObject({ code: 0 });
-    const server = EventStoreDbEventStore.connect(sealed.url);
-    try {
-      await server.append('organization-written-there', [siteAdded(0)], 'no_stream');
-    } finally {
-      await server.close();
-    }
+    await writeNatively(sealed.url, 'organization-written-there');
     const native = sealed.server.userRecords().at(-1) as WireRecord;
     const again = await runChorus(['store:copy', '--from', sealed.url, '--json'], settings);
     expect(again).toMatchObject({ code: 0 });
