@@ -16,6 +16,10 @@ export class PersonalKeys {
   /** Ids whose keys are made and that no one has been given yet. */
   private readonly ahead: string[] = [];
   private making: Promise<void> | undefined;
+  /** Keys being read from the store, by subject: a second reader of the same subject waits for the same query. */
+  private readonly finding = new Map<string, Promise<Map<string, Buffer>>>();
+  /** Subjects erased through this node: a read begun before the erasure must not cache or give their key. */
+  private readonly erasedHere = new Map<string, true>();
 
   constructor(
     private readonly store: PersonalKeyStore,
@@ -34,13 +38,24 @@ export class PersonalKeys {
       if (entry === undefined || entry.until <= now) missing.push(subject);
       else if (entry.key !== undefined) found.set(subject, entry.key);
     }
-    if (missing.length > 0) {
-      const read = await this.store.find(missing);
-      for (const subject of missing) {
-        const key = read.get(subject);
-        this.remember(subject, key, now);
-        if (key !== undefined) found.set(subject, key);
-      }
+    if (missing.length === 0) return found;
+    // Readers of one event (a node's read models and reactions) ask for its subjects at the same moment: one query.
+    const toRead = missing.filter((subject) => !this.finding.has(subject));
+    if (toRead.length > 0) {
+      const reading = this.store.find(toRead).then((keys) => {
+        for (const subject of toRead) if (!this.erasedHere.has(subject)) this.remember(subject, keys.get(subject), now);
+        return keys;
+      });
+      const done = () => {
+        for (const subject of toRead) if (this.finding.get(subject) === reading) this.finding.delete(subject);
+      };
+      reading.then(done, done);
+      for (const subject of toRead) this.finding.set(subject, reading);
+    }
+    const readings = missing.map((subject) => [subject, this.finding.get(subject)] as const);
+    for (const [subject, reading] of readings) {
+      const key = (await reading)?.get(subject);
+      if (key !== undefined && !this.erasedHere.has(subject)) found.set(subject, key);
     }
     return found;
   }
@@ -100,6 +115,10 @@ export class PersonalKeys {
 
   async erase(subject: string): Promise<void> {
     await this.store.erase(subject);
+    // A read of the key begun before the erasure must not bring it back into the cache.
+    this.erasedHere.delete(subject);
+    makeRoom(this.erasedHere, this.maxCached);
+    this.erasedHere.set(subject, true);
     this.remember(subject, undefined, this.now());
   }
 

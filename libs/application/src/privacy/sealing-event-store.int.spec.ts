@@ -195,3 +195,56 @@ describe('new people, their keys made ahead', () => {
     expect(((await dataOf(store, 'organization-acme'))[0] as { email: string }).email).toMatch(/^Erased person /);
   });
 });
+
+describe("the node's keys read from the key store", () => {
+  /** The key file behind a node's cache, with each `find` counted and held until released. */
+  const heldKeyStore = () => {
+    const inner = SqlitePersonalKeys.open({ file: join(dataDir, PERSONAL_KEYS_FILE) });
+    const finds: string[][] = [];
+    let release!: () => void;
+    let held = new Promise<void>((resolve) => (release = resolve));
+    const store = Object.assign(Object.create(inner) as typeof inner, {
+      async find(subjects: readonly string[]) {
+        finds.push([...subjects]);
+        const read = await inner.find(subjects);
+        await held;
+        return read;
+      },
+    });
+    return {
+      store,
+      finds,
+      release: () => release(),
+      hold: () => void (held = new Promise<void>((resolve) => (release = resolve))),
+    };
+  };
+
+  it("reads a subject's key once for every reader that asks for it at the same moment", async () => {
+    await keys.obtain('person:ada');
+    const held = heldKeyStore();
+    const cache = new PersonalKeys(held.store, () => clock);
+    // The readers of one event (read models, reactions) open it together: without sharing, one query each.
+    const asked = Array.from({ length: 6 }, () => cache.find(['person:ada']));
+    held.release();
+    const found = await Promise.all(asked);
+    expect(held.finds).toEqual([['person:ada']]);
+    expect(found.every((keysFound) => keysFound.get('person:ada')?.equals(found[0]?.get('person:ada') as Buffer))).toBe(
+      true,
+    );
+    expect(found[0]?.get('person:ada')).toBeInstanceOf(Buffer);
+  });
+
+  it('gives no key, then or later, that a read begun before its erasure here found', async () => {
+    await keys.obtain('person:ada');
+    const held = heldKeyStore();
+    const cache = new PersonalKeys(held.store, () => clock);
+    const before = cache.find(['person:ada']);
+    // The read has the key in hand; the erasure lands before it is answered.
+    while (held.finds.length === 0) await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await cache.erase('person:ada');
+    held.release();
+    expect((await before).has('person:ada')).toBe(false);
+    expect((await cache.find(['person:ada'])).has('person:ada')).toBe(false);
+  });
+});
