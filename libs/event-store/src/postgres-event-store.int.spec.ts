@@ -182,6 +182,67 @@ describeIfServer('The PostgreSQL event store', () => {
     );
   });
 
+  it('subscriptions at the head share one query per commit, and each handler gets its own events', async () => {
+    const databaseUrl = await newDatabase();
+    const queries: string[] = [];
+    const store = await PostgresEventStore.connect({
+      connectionString: databaseUrl,
+      pollIntervalMs: 60_000,
+      traceQueries: (text) => queries.push(text),
+    });
+    stores.push(store);
+    const received: RecordedEvent[][] = [[], [], [], []];
+    let live = 0;
+    for (const [which, mine] of received.entries())
+      store.subscribeToAll({
+        ...(which === 3 ? { filter: { eventTypes: ['Wanted'] } } : {}),
+        onEvent: (event) => void mine.push(event),
+        onCaughtUp: () => void (live += 1),
+      });
+    await waitFor(async () => live === 4, 5_000);
+    const pageReads = () => queries.filter((text) => text.includes('WHERE position > $1')).length;
+    const counts = () => received.map((mine) => mine.length).join(',');
+    const before = pageReads();
+    const events = [anEvent(), { ...anEvent(), type: 'Wanted' }, anEvent()];
+    await store.append(`shared-${randomUUID()}`, events, 'no_stream');
+    await waitFor(async () => counts() === '3,3,3,1', 5_000);
+    // Without the shared query, each of the four subscriptions reads the same rows itself.
+    expect(pageReads() - before).toBe(1);
+    expect(received[0]?.map((event) => event.id)).toEqual(events.map((event) => event.id));
+    expect(received[0]?.[1]).not.toBe(received[1]?.[1]);
+    expect(received[0]?.[1]).toEqual(received[1]?.[1]);
+  });
+
+  it('a stream read is one query, whether it finds events, none after a revision, or no stream', async () => {
+    const databaseUrl = await newDatabase();
+    const queries: string[] = [];
+    const store = await PostgresEventStore.connect({
+      connectionString: databaseUrl,
+      traceQueries: (text) => queries.push(text),
+    });
+    stores.push(store);
+    const streamId = `one-query-${randomUUID()}`;
+    await store.append(streamId, [anEvent(), anEvent()], 'no_stream');
+    await store.append(`deleted-${streamId}`, [anEvent()], 'no_stream');
+    await store.markDeleted([`deleted-${streamId}`]);
+    queries.length = 0;
+    const reads = [
+      await store.readStream(streamId),
+      await store.readStream(streamId, { fromRevision: 2n }),
+      await store.readStream(`never-${streamId}`),
+      await store.readStream(`deleted-${streamId}`),
+      await store.readStream(streamId, { direction: 'backwards', maxCount: 1 }),
+    ];
+    expect(reads.map((read) => (read.found ? read.events.map((event) => event.revision) : 'not found'))).toEqual([
+      [0n, 1n],
+      [],
+      'not found',
+      'not found',
+      [1n],
+    ]);
+    expect(queries).toHaveLength(5);
+  });
+
   it("a subscription is woken by another node's commit (LISTEN/NOTIFY), well before its poll", async () => {
     const databaseUrl = await newDatabase();
     const [node, other] = [await open(databaseUrl, 60_000), await open(databaseUrl)];

@@ -63,10 +63,15 @@ export type PostgresEventStoreOptions = {
    * refused such a store (UnfinishedImport).
    */
   importing?: boolean;
+  /** Called with the text of every query the adapter's pool sends (tests count them). */
+  traceQueries?: (sql: string) => void;
 };
 
 const LAST_REVISION = '9223372036854775807';
 const DEFAULT_QUERY_TIMEOUT_MS = 30_000;
+
+/** A stream's page with the stream's status: a page without an event is one row whose event columns are null. */
+type StreamPageRow = Omit<EventRow, 'event_id'> & { event_id: string | null; deleted: boolean; stream_exists: boolean };
 
 /** Group commit under one advisory lock (gapless positions in commit order); LISTEN/NOTIFY with a poll behind it. */
 export class PostgresEventStore implements EventStore, ExactLog, ChainedLog {
@@ -74,10 +79,18 @@ export class PostgresEventStore implements EventStore, ExactLog, ChainedLog {
   private closed = false;
   private closing: Promise<void> | undefined;
   private readonly subscriptions = new Set<PostgresSubscription>();
+  /**
+   * The subscriptions at the head all ask for the same rows after each commit: one query for all of them, dropped at
+   * every wake. Only a subscription made before the query began takes it, so it sees everything committed before it
+   * was made. The rows are shared and each subscription makes its own events of them.
+   */
+  private sharedPage: { afterPosition: bigint; limit: number; rows: Promise<EventRow[]>; read: number } | undefined;
+  private pageReads = 0;
   private readonly groupCommit: PostgresGroupCommit;
   private readonly wakeUps: PostgresWakeUps;
   private readonly timeoutMs: number;
   private readonly pollIntervalMs: number;
+  private readonly traceQueries: ((sql: string) => void) | undefined;
   private readonly queryTimeoutMs: number;
 
   static async connect(options: PostgresEventStoreOptions): Promise<PostgresEventStore> {
@@ -93,6 +106,15 @@ export class PostgresEventStore implements EventStore, ExactLog, ChainedLog {
     // Without a listener, pg's 'error' on a client lost while checked out ends the process (a server restart under load
     // did).
     pool.on('connect', (client) => client.on('error', () => undefined));
+    // This store's own backends: a notification one of them sent is a commit this store already woke its subscriptions
+    // for, so the listener passes it over (one read per commit, not two).
+    const ownBackends = new Set<number>();
+    pool.on('connect', (client) => {
+      const backend = (client as pg.PoolClient & { processID?: number }).processID;
+      if (backend === undefined) return;
+      ownBackends.add(backend);
+      client.on('end', () => ownBackends.delete(backend));
+    });
     try {
       const client = await pool.connect();
       try {
@@ -100,7 +122,7 @@ export class PostgresEventStore implements EventStore, ExactLog, ChainedLog {
         if (options.importing !== true && (await importUnfinished(client)))
           throw new UnfinishedImport('this PostgreSQL database');
         const { rows } = await client.query<{ id: string }>('SELECT id FROM store_identity');
-        return new PostgresEventStore(pool, options, rows[0]?.id ?? '', timeoutMs);
+        return new PostgresEventStore(pool, options, rows[0]?.id ?? '', timeoutMs, ownBackends);
       } finally {
         client.release();
       }
@@ -115,9 +137,11 @@ export class PostgresEventStore implements EventStore, ExactLog, ChainedLog {
     options: PostgresEventStoreOptions,
     private readonly identity: string,
     timeoutMs: number,
+    ownBackends: ReadonlySet<number>,
   ) {
     this.timeoutMs = timeoutMs;
     this.pollIntervalMs = options.pollIntervalMs ?? 1_000;
+    this.traceQueries = options.traceQueries;
     this.queryTimeoutMs = options.queryTimeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS;
     const now = options.now ?? (() => new Date());
     this.groupCommit = new PostgresGroupCommit(
@@ -131,6 +155,7 @@ export class PostgresEventStore implements EventStore, ExactLog, ChainedLog {
       this.pollIntervalMs,
       () => this.readHead(),
       () => this.wakeSubscriptions(),
+      ownBackends,
     );
   }
 
@@ -172,24 +197,23 @@ export class PostgresEventStore implements EventStore, ExactLog, ChainedLog {
     this.assertOpen();
     assertValidMaxCount(options.maxCount);
     const backwards = options.direction === 'backwards';
-    const { rows } = await this.query<EventRow & { deleted: boolean }>(
+    // One round trip whatever the answer: a stream's page, or one row without an event that says whether the stream
+    // exists (a command's read after its cached fold, and a new stream's, find no event: most reads on an add's path).
+    const { rows } = await this.query<StreamPageRow>(
       'readStream',
-      `SELECT ${EVENT_ROW_COLUMNS}, EXISTS (SELECT 1 FROM deleted_streams WHERE stream_id = $1) AS deleted FROM events
-       WHERE stream_id = $1 AND revision ${backwards ? '<=' : '>='} $2 ORDER BY events.revision ${backwards ? 'DESC' : ''} LIMIT $3`,
+      `SELECT page.*, status.deleted, page.event_id IS NULL AND EXISTS (SELECT 1 FROM events WHERE stream_id = $1) AS stream_exists
+       FROM (SELECT EXISTS (SELECT 1 FROM deleted_streams WHERE stream_id = $1) AS deleted) status
+       LEFT JOIN LATERAL (
+         SELECT ${EVENT_ROW_COLUMNS}, events.revision AS stored_revision FROM events
+         WHERE stream_id = $1 AND revision ${backwards ? '<=' : '>='} $2 ORDER BY events.revision ${backwards ? 'DESC' : ''} LIMIT $3
+       ) page ON true
+       ORDER BY page.stored_revision ${backwards ? 'DESC' : ''}`,
       [streamId, options.fromRevision?.toString() ?? (backwards ? LAST_REVISION : '0'), options.maxCount ?? null],
     );
     const first = rows[0];
-    if (first === undefined) {
-      const status = await this.query<{ exists: boolean; deleted: boolean }>(
-        'readStream',
-        `SELECT EXISTS (SELECT 1 FROM events WHERE stream_id = $1) AS exists, EXISTS (SELECT 1 FROM deleted_streams WHERE stream_id = $1) AS deleted`,
-        [streamId],
-      );
-      const row = status.rows[0];
-      return row?.exists === true && !row.deleted ? { found: true, events: [] } : { found: false };
-    }
-    if (first.deleted) return { found: false };
-    return { found: true, events: rows.map(toRecordedEvent) };
+    if (first === undefined || first.deleted) return { found: false };
+    if (first.event_id === null) return first.stream_exists ? { found: true, events: [] } : { found: false };
+    return { found: true, events: (rows as EventRow[]).map(toRecordedEvent) };
   }
 
   async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
@@ -233,8 +257,9 @@ export class PostgresEventStore implements EventStore, ExactLog, ChainedLog {
 
   subscribeToAll(options: SubscribeToAllOptions): Subscription {
     this.assertOpen();
+    const madeAfter = this.pageReads;
     const subscription: PostgresSubscription = new PostgresSubscription(
-      (after, limit) => this.readPage(after, limit),
+      async (after, limit) => (await this.sharedRows(after, limit, madeAfter)).map(toRecordedEvent),
       () => this.readHead(),
       options,
       () => this.releaseSubscription(subscription),
@@ -340,13 +365,21 @@ export class PostgresEventStore implements EventStore, ExactLog, ChainedLog {
   async importEvents(batches: EventBatches, onImported?: (events: number) => void): Promise<void> {
     this.assertOpen();
     await this.groupCommit.flush();
-    await importIntoPostgres(this.pool, batches, onImported);
+    await importIntoPostgres(this.pool, batches, this.wakeAfterImport(onImported));
   }
 
   async importRows(batches: AsyncIterable<readonly EventRows[]>, onImported?: (events: number) => void): Promise<void> {
     this.assertOpen();
     await this.groupCommit.flush();
-    await importRowsIntoPostgres(this.pool, batches, onImported);
+    await importRowsIntoPostgres(this.pool, batches, this.wakeAfterImport(onImported));
+  }
+
+  /** A batch an import committed: its notification came from this store's own backend, which the listener passes over. */
+  private wakeAfterImport(onImported?: (events: number) => void): (events: number) => void {
+    return (events) => {
+      this.wakeSubscriptions();
+      onImported?.(events);
+    };
   }
 
   async deletedStreams(): Promise<string[]> {
@@ -391,12 +424,36 @@ export class PostgresEventStore implements EventStore, ExactLog, ChainedLog {
   }
 
   private async readPage(afterPosition: bigint, limit: number | undefined): Promise<RecordedEvent[]> {
+    return (await this.readRows(afterPosition, limit)).map(toRecordedEvent);
+  }
+
+  private async readRows(afterPosition: bigint, limit: number | undefined): Promise<EventRow[]> {
     const { rows } = await this.query<EventRow>(
       'readAll',
       `SELECT ${EVENT_ROW_COLUMNS} FROM events WHERE position > $1 ORDER BY events.position LIMIT $2`,
       [afterPosition.toString(), limit ?? null],
     );
-    return rows.map(toRecordedEvent);
+    return rows;
+  }
+
+  /** A subscription's page: the query already under way for the same rows, when it began after the subscription. */
+  private sharedRows(afterPosition: bigint, limit: number, madeAfter: number): Promise<EventRow[]> {
+    const shared = this.sharedPage;
+    if (
+      shared !== undefined &&
+      shared.read > madeAfter &&
+      shared.afterPosition === afterPosition &&
+      shared.limit === limit
+    )
+      return shared.rows;
+    this.pageReads += 1;
+    const page = { afterPosition, limit, rows: this.readRows(afterPosition, limit), read: this.pageReads };
+    this.sharedPage = page;
+    // A failed query is not shared: the next subscription to ask queries again.
+    page.rows.catch(() => {
+      if (this.sharedPage === page) this.sharedPage = undefined;
+    });
+    return page.rows;
   }
 
   private async readHead(): Promise<bigint> {
@@ -414,6 +471,7 @@ export class PostgresEventStore implements EventStore, ExactLog, ChainedLog {
     values: unknown[] = [],
   ): Promise<pg.QueryResult<R>> {
     try {
+      this.traceQueries?.(text);
       return await this.pool.query<R>(text, values);
     } catch (error) {
       const message = error instanceof Error ? error.message : '';
@@ -432,11 +490,15 @@ export class PostgresEventStore implements EventStore, ExactLog, ChainedLog {
   }
 
   private wakeSubscriptions(): void {
+    this.sharedPage = undefined;
     for (const subscription of this.subscriptions) subscription.wake();
   }
 
   private releaseSubscription(subscription: PostgresSubscription): void {
     this.subscriptions.delete(subscription);
-    if (this.subscriptions.size === 0) this.wakeUps.stop();
+    if (this.subscriptions.size === 0) {
+      this.sharedPage = undefined;
+      this.wakeUps.stop();
+    }
   }
 }

@@ -16,6 +16,8 @@ export class PostgresWakeUps {
     private readonly pollIntervalMs: number,
     private readonly readHead: () => Promise<bigint>,
     private readonly wake: () => void,
+    /** Backends whose notifications are passed over: commits whose store wakes its subscriptions itself. */
+    private readonly ownBackends: ReadonlySet<number> = new Set(),
   ) {}
 
   start(): void {
@@ -56,7 +58,9 @@ export class PostgresWakeUps {
     };
     listener.on('error', lost);
     listener.on('end', lost);
-    listener.on('notification', () => this.wake());
+    listener.on('notification', (notification) => {
+      if (!this.ownBackends.has(notification.processId)) this.wake();
+    });
     await listener.connect();
     try {
       await listener.query(`LISTEN ${APPENDED_CHANNEL}`);
