@@ -172,6 +172,16 @@ try {
       console.log(`  statements per add, later work included: chorus ${(measured.chorus.statements / adds).toFixed(2)}, emmett ${(measured.emmett.statements / adds).toFixed(2)} (${measured.chorus.statements} and ${measured.emmett.statements} for ${adds} adds each)`);
     }
   }
+  if (countStatements)
+    for (const name of ['chorus', 'emmett']) {
+      // Where each server's statements spend PostgreSQL's time, over the whole run (warm-up included).
+      const { rows } = await statistics.query(
+        "SELECT calls, total_exec_time AS ms, left(regexp_replace(query, '\\s+', ' ', 'g'), 90) AS query FROM pg_stat_statements s JOIN pg_database d ON d.oid = s.dbid WHERE d.datname = $1 ORDER BY total_exec_time DESC LIMIT 8",
+        [name],
+      );
+      console.log(`  ${name}'s statements by time in PostgreSQL, the whole run:`);
+      for (const row of rows) console.log(`    ${Number(row.ms).toFixed(0).padStart(7)} ms ${String(row.calls).padStart(7)} calls  ${row.query}`);
+    }
   const sorted = [...ratios].sort((a, b) => a - b);
   console.log(`add-member on ${store === 'postgres' ? 'PostgreSQL' : 'the embedded store'}, Chorus / Emmett (target >= 1.2): ${sorted[0].toFixed(3)} / ${sorted[Math.floor(sorted.length / 2)].toFixed(3)} / ${sorted.at(-1).toFixed(3)} (min / median / max of ${rounds})`);
 } finally {
