@@ -40,6 +40,7 @@ import { importIntoPostgres, importRowsIntoPostgres, importUnfinished } from './
 import { UnfinishedImport } from './unfinished-import.js';
 import { PostgresSubscription } from './postgres-subscription.js';
 import { PostgresWakeUps } from './postgres-wake-ups.js';
+import { SharedHeadPage } from './shared-head-page.js';
 import {
   assertAppendSize,
   assertValidAppend,
@@ -79,13 +80,8 @@ export class PostgresEventStore implements EventStore, ExactLog, ChainedLog {
   private closed = false;
   private closing: Promise<void> | undefined;
   private readonly subscriptions = new Set<PostgresSubscription>();
-  /**
-   * The subscriptions at the head all ask for the same rows after each commit: one query for all of them, dropped at
-   * every wake. Only a subscription made before the query began takes it, so it sees everything committed before it
-   * was made. The rows are shared and each subscription makes its own events of them.
-   */
-  private sharedPage: { afterPosition: bigint; limit: number; rows: Promise<EventRow[]>; read: number } | undefined;
-  private pageReads = 0;
+  /** One query at the head for all of this node's subscriptions (`shared-head-page.ts`). */
+  private readonly headPage = new SharedHeadPage<Promise<EventRow[]>>();
   private readonly groupCommit: PostgresGroupCommit;
   private readonly wakeUps: PostgresWakeUps;
   private readonly timeoutMs: number;
@@ -257,7 +253,7 @@ export class PostgresEventStore implements EventStore, ExactLog, ChainedLog {
 
   subscribeToAll(options: SubscribeToAllOptions): Subscription {
     this.assertOpen();
-    const madeAfter = this.pageReads;
+    const madeAfter = this.headPage.madeNow;
     const subscription: PostgresSubscription = new PostgresSubscription(
       async (after, limit) => (await this.sharedRows(after, limit, madeAfter)).map(toRecordedEvent),
       () => this.readHead(),
@@ -438,22 +434,12 @@ export class PostgresEventStore implements EventStore, ExactLog, ChainedLog {
 
   /** A subscription's page: the query already under way for the same rows, when it began after the subscription. */
   private sharedRows(afterPosition: bigint, limit: number, madeAfter: number): Promise<EventRow[]> {
-    const shared = this.sharedPage;
-    if (
-      shared !== undefined &&
-      shared.read > madeAfter &&
-      shared.afterPosition === afterPosition &&
-      shared.limit === limit
-    )
-      return shared.rows;
-    this.pageReads += 1;
-    const page = { afterPosition, limit, rows: this.readRows(afterPosition, limit), read: this.pageReads };
-    this.sharedPage = page;
-    // A failed query is not shared: the next subscription to ask queries again.
-    page.rows.catch(() => {
-      if (this.sharedPage === page) this.sharedPage = undefined;
+    return this.headPage.take(afterPosition, limit, madeAfter, () => {
+      const rows = this.readRows(afterPosition, limit);
+      // A failed query is not shared: the next subscription to ask queries again.
+      rows.catch(() => this.headPage.drop(rows));
+      return rows;
     });
-    return page.rows;
   }
 
   private async readHead(): Promise<bigint> {
@@ -490,14 +476,14 @@ export class PostgresEventStore implements EventStore, ExactLog, ChainedLog {
   }
 
   private wakeSubscriptions(): void {
-    this.sharedPage = undefined;
+    this.headPage.drop();
     for (const subscription of this.subscriptions) subscription.wake();
   }
 
   private releaseSubscription(subscription: PostgresSubscription): void {
     this.subscriptions.delete(subscription);
     if (this.subscriptions.size === 0) {
-      this.sharedPage = undefined;
+      this.headPage.drop();
       this.wakeUps.stop();
     }
   }

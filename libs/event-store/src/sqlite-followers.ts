@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { EventStoreClosedError, type SubscribeToAllOptions, type Subscription } from './event-store.port.js';
 import { EVENT_ROW_COLUMNS, type EventRow } from './sqlite-event-row.js';
+import { SharedHeadPage } from './shared-head-page.js';
 import { LimitedStatements } from './sqlite-limited-statements.js';
 import { SqliteSubscription } from './sqlite-subscription.js';
 import type { WalSync } from './sqlite-wal-sync.js';
@@ -12,12 +13,7 @@ import type { WalSync } from './sqlite-wal-sync.js';
  */
 export class SqliteFollowers {
   private readonly subscriptions = new Set<SqliteSubscription>();
-  /**
-   * The subscriptions at the head all ask for the same rows after each commit: read once, dropped before every wake.
-   * Only a subscription made before it was read takes it, so it sees everything committed before it was made.
-   */
-  private sharedPage: { afterPosition: bigint; limit: number; rows: readonly EventRow[]; read: number } | undefined;
-  private pageReads = 0;
+  private readonly headPage = new SharedHeadPage<readonly EventRow[]>();
   private pollTimer: NodeJS.Timeout | undefined;
   private lastDataVersion: bigint | undefined;
   private readonly durableAfter: LimitedStatements;
@@ -40,7 +36,7 @@ export class SqliteFollowers {
   subscribe(options: SubscribeToAllOptions): Subscription {
     // It sees every commit made before it, another process's included.
     this.walSync.syncNow();
-    const madeAfter = this.pageReads;
+    const madeAfter = this.headPage.madeNow;
     const subscription: SqliteSubscription = new SqliteSubscription(
       (after, limit) => this.page(after, limit, madeAfter),
       () => this.walSync.durableHead(),
@@ -53,7 +49,7 @@ export class SqliteFollowers {
   }
 
   wake(): void {
-    this.sharedPage = undefined;
+    this.headPage.drop();
     for (const subscription of this.subscriptions) subscription.wake();
   }
 
@@ -64,24 +60,18 @@ export class SqliteFollowers {
 
   /** Subscriptions only read the rows, so they may share a page. */
   private page(afterPosition: bigint, limit: number, madeAfter: number): readonly EventRow[] {
-    const shared = this.sharedPage;
-    if (
-      shared !== undefined &&
-      shared.read > madeAfter &&
-      shared.afterPosition === afterPosition &&
-      shared.limit === limit
-    )
-      return shared.rows;
-    const rows = this.durableAfter.all(limit, afterPosition, this.walSync.durableHead()) as EventRow[];
-    this.pageReads += 1;
-    this.sharedPage = { afterPosition, limit, rows, read: this.pageReads };
-    return rows;
+    return this.headPage.take(
+      afterPosition,
+      limit,
+      madeAfter,
+      () => this.durableAfter.all(limit, afterPosition, this.walSync.durableHead()) as EventRow[],
+    );
   }
 
   private release(subscription: SqliteSubscription): void {
     this.subscriptions.delete(subscription);
     if (this.subscriptions.size === 0) {
-      this.sharedPage = undefined;
+      this.headPage.drop();
       this.stopPolling();
     }
   }
