@@ -74,6 +74,10 @@ const DEFAULT_QUERY_TIMEOUT_MS = 30_000;
 /** A stream's page with the stream's status: a page without an event is one row whose event columns are null. */
 type StreamPageRow = Omit<EventRow, 'event_id'> & { event_id: string | null; deleted: boolean; stream_exists: boolean };
 
+/** Revisions as PostgreSQL's text gives them (whole numbers, no sign or leading zero): shorter is smaller. */
+const byRevision = (a: EventRow, b: EventRow): number =>
+  a.revision.length - b.revision.length || (a.revision < b.revision ? -1 : a.revision > b.revision ? 1 : 0);
+
 /** Group commit under one advisory lock (gapless positions in commit order); LISTEN/NOTIFY with a poll behind it. */
 export class PostgresEventStore implements EventStore, ExactLog, ChainedLog {
   readonly appendsAcrossStreamsAtomically = true;
@@ -200,16 +204,20 @@ export class PostgresEventStore implements EventStore, ExactLog, ChainedLog {
       `SELECT page.*, status.deleted, page.event_id IS NULL AND EXISTS (SELECT 1 FROM events WHERE stream_id = $1) AS stream_exists
        FROM (SELECT EXISTS (SELECT 1 FROM deleted_streams WHERE stream_id = $1) AS deleted) status
        LEFT JOIN LATERAL (
-         SELECT ${EVENT_ROW_COLUMNS}, events.revision AS stored_revision FROM events
+         SELECT ${EVENT_ROW_COLUMNS} FROM events
          WHERE stream_id = $1 AND revision ${backwards ? '<=' : '>='} $2 ORDER BY events.revision ${backwards ? 'DESC' : ''} LIMIT $3
-       ) page ON true
-       ORDER BY page.stored_revision ${backwards ? 'DESC' : ''}`,
+       ) page ON true`,
       [streamId, options.fromRevision?.toString() ?? (backwards ? LAST_REVISION : '0'), options.maxCount ?? null],
+      backwards ? 'chorus-read-stream-backwards' : 'chorus-read-stream',
     );
     const first = rows[0];
     if (first === undefined || first.deleted) return { found: false };
     if (first.event_id === null) return first.stream_exists ? { found: true, events: [] } : { found: false };
-    return { found: true, events: (rows as EventRow[]).map(toRecordedEvent) };
+    // No ORDER BY outside the join: PostgreSQL would sort the page again (on disk, for a long stream read whole). The
+    // rows come in the page's order; the sort only makes that a promise, in one pass over rows already in order.
+    const page = rows as EventRow[];
+    page.sort(backwards ? (a, b) => byRevision(b, a) : byRevision);
+    return { found: true, events: page.map(toRecordedEvent) };
   }
 
   async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
@@ -455,10 +463,12 @@ export class PostgresEventStore implements EventStore, ExactLog, ChainedLog {
     operation: string,
     text: string,
     values: unknown[] = [],
+    /** A statement prepared once per connection under this name: planned once, not at every call. */
+    prepared?: string,
   ): Promise<pg.QueryResult<R>> {
     try {
       this.traceQueries?.(text);
-      return await this.pool.query<R>(text, values);
+      return await this.pool.query<R>(prepared === undefined ? { text, values } : { name: prepared, text, values });
     } catch (error) {
       const message = error instanceof Error ? error.message : '';
       if (message === 'Query read timeout' || message.startsWith('timeout exceeded when trying to connect')) {
